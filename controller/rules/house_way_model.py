@@ -104,6 +104,7 @@ class Section:
 
     default: Rule
     unless: tuple[Rule, ...]
+    foul_fallback: Rule | None = None  # the play to use where the chosen one would foul
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +223,16 @@ def _build(data: Mapping[str, object], name: str) -> HouseWay:
         if pattern.value not in data:
             raise HouseWayError(f"house way {name!r} has no [{pattern.value}] section")
         table = _table(data[pattern.value], where)
-        _take(table, {"play", "source", "unless"}, where)
-        default = _rule({k: v for k, v in table.items() if k != "unless"}, where, plays, False)
-        sections[pattern] = Section(default, _unless(table, where, plays))
+        _take(table, {"play", "source", "unless", "foul_fallback"}, where)
+        default = _rule(
+            {k: v for k, v in table.items() if k in ("play", "source")}, where, plays, False
+        )
+        fallback = (
+            _rule(table["foul_fallback"], f"{where}.foul_fallback", plays, False)
+            if "foul_fallback" in table
+            else None
+        )
+        sections[pattern] = Section(default, _unless(table, where, plays), fallback)
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         raise HouseWayError(f"{name}.notes must be an array of strings")

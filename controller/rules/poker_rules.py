@@ -35,7 +35,11 @@ class PokerRules:
 
     wheel: Wheel = Wheel.SECOND
     joker: JokerMode = JokerMode.BUG
-    high_may_equal_low: bool = False  # True where the rule reads "equal to or higher"
+    # "Equal to or higher" (PA-style regulation, ref section 1): a five-card hand whose pair or top
+    # cards equal the two-card hand's is legal, its extra kickers standing behind.  Every
+    # published house way splits four of a kind into a pair in front and the same pair behind,
+    # which only this reading allows.  False is the literal "must outrank" reading.
+    high_may_equal_low: bool = True
 
     @classmethod
     def from_mapping(cls, data: dict[str, object]) -> PokerRules:
@@ -49,7 +53,7 @@ class PokerRules:
             joker = JokerMode(str(data.get("joker", JokerMode.BUG.value)))
         except ValueError as err:
             raise ProfileError(f"bad poker rule value: {err}") from err
-        equal = data.get("high_may_equal_low", False)
+        equal = data.get("high_may_equal_low", True)
         if not isinstance(equal, bool):
             raise ProfileError(f"high_may_equal_low must be true or false, not {equal!r}")
         return cls(wheel=wheel, joker=joker, high_may_equal_low=equal)
