@@ -134,8 +134,8 @@ def check_distinct(groups: Iterable[tuple[str, Iterable[Card]]]) -> None:
 
 
 def sort_key(card: Card) -> tuple[int, int]:
-    """Display order: higher rank first, the joker above the aces."""
-    return (-13 if card.is_joker else -card.rank, int(card) & 3)
+    """Display order: higher rank first, the joker above the aces, then suits s h d c."""
+    return (-13 if card.is_joker else -card.rank, -(int(card) & 3))
 
 
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
