@@ -1,4 +1,4 @@
-"""The paigow command line as operators script it: JSON shapes, files, exit status 2 on bad input."""
+"""The paigow command line as operators script it: JSON shapes, files, exit status 2."""
 
 from __future__ import annotations
 
