@@ -9,9 +9,20 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .catalog import poker_engine, poker_way_names
-from .rules.errors import RulesError
+from .catalog import poker_way_names
+from .demo import describe_round, play_round
+from .errors import ControllerError
+from .profile import DEFAULT_PROFILE, load_profile, profile_names
+from .round_file import load_round, settle_round, settlement_json, settlement_text
+from .rules.cards import check_distinct, parse_cards
+from .rules.comparison import compare_hands
+from .rules.dealing import deal, parse_positions
+from .rules.dice import Dice
+from .rules.errors import CardCountError, RulesError
+from .rules.events import to_json
 from .rules.house_way import HouseWayChoice
+from .rules.money import parse_money
+from .rules.poker_eval import describe
 from .rules.setting import seven
 
 Handler = Callable[[argparse.Namespace], int]
@@ -55,7 +66,8 @@ def _choice_json(cards: str, way: str, choice: HouseWayChoice) -> dict[str, obje
 
 def cmd_set(args: argparse.Namespace) -> int:
     """Set seven-card hands by a house way."""
-    engine = poker_engine(args.way)
+    engine = load_profile(args.profile).engine(args.way)
+    way = engine.way.name
     if args.file:
         hands = [(f"{args.file}:{n}", line) for n, line in _lines(args.file)]
     elif args.cards:
@@ -68,7 +80,7 @@ def cmd_set(args: argparse.Namespace) -> int:
         except RulesError as err:
             raise UsageError(f"{where}: {err}") from err
         if args.json:
-            print(json.dumps(_choice_json(text, args.way, choice)))
+            print(json.dumps(_choice_json(text, way, choice)))
         else:
             low_words, high_words = choice.setting.words()
             setting = choice.setting.setting
@@ -80,10 +92,108 @@ def cmd_set(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Compare a player's hand with the banker's (two or five cards each)."""
+    evaluator = load_profile(args.profile).evaluator()
+    if args.file:
+        pairs = []
+        for n, line in _lines(args.file):
+            parts = line.split("|")
+            if len(parts) != 2:
+                raise UsageError(f"{args.file}:{n}: expected 'PLAYER | BANKER', got {line!r}")
+            pairs.append((f"{args.file}:{n}", parts[0], parts[1]))
+    elif len(args.hands) == 2:
+        pairs = [("command line", args.hands[0], args.hands[1])]
+    else:
+        raise UsageError("give two hands (\"Ah Kd\" \"Qs Qd\") or --file F")
+    for where, player_text, banker_text in pairs:
+        try:
+            player = parse_cards(player_text, what="player hand")
+            banker = parse_cards(banker_text, what="banker hand")
+            if len(player) not in (2, 5) or len(banker) != len(player):
+                raise CardCountError(
+                    f"compare two-card with two-card or five-card with five-card hands, got "
+                    f"{len(player)} and {len(banker)}: {player_text.strip()!r} | "
+                    f"{banker_text.strip()!r}"
+                )
+            check_distinct([("player hand", player), ("banker hand", banker)])
+            result = compare_hands(player, banker, evaluator)
+        except RulesError as err:
+            raise UsageError(f"{where}: {err}") from err
+        obj = {
+            "player": [str(c) for c in player], "banker": [str(c) for c in banker],
+            "winner": result.winner.value, "copy": result.copy,
+            "player_rank": describe(player, evaluator), "banker_rank": describe(banker, evaluator),
+        }
+        if args.json:
+            print(json.dumps(obj))
+        else:
+            note = " (copy: ties go to the banker)" if result.copy else ""
+            print(f"{result.winner.value} wins{note}: player {obj['player_rank']}, "
+                  f"banker {obj['banker_rank']}")
+    return 0
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    """Settle a round given as JSON: outcome and payout per seat."""
+    try:
+        raw = sys.stdin.read() if args.round == "-" else Path(args.round).read_text("utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot read {args.round!r}: {err.strerror}") from err
+    round_ = load_round(raw, args.round)
+    try:
+        result = settle_round(round_)
+    except RulesError as err:
+        raise UsageError(f"{args.round}: {err}") from err
+    if args.json:
+        print(json.dumps(settlement_json(result, round_)))
+    else:
+        print(settlement_text(result, round_))
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    """Which position receives which packet, from the dice."""
+    record = deal(Dice.parse(args.dice), parse_positions(args.vacant) if args.vacant else ())
+    if args.json:
+        print(json.dumps({
+            "dice": list(record.dice.faces), "total": record.dice.total, "first": record.first,
+            "packets": [{"packet": p.number, "position": p.position, "collect": p.collect}
+                        for p in record.packets],
+            "unused": 4,
+        }))
+        return 0
+    print(f"dice {record.dice} = {record.dice.total}: packet 1 goes to position {record.first}")
+    for packet in record.packets:
+        who = "dealer" if packet.position == 1 else f"position {packet.position}"
+        note = "  (vacant: collected)" if packet.collect else ""
+        print(f"packet {packet.number} -> {who}{note}")
+    print("4 cards unused")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play one whole round on the simulated table."""
+    profile = load_profile(args.profile)
+    wager = parse_money(args.wager) if args.wager else None
+    vacant = parse_positions(args.vacant) if args.vacant else frozenset()
+    for number in range(args.rounds):
+        seed = None if args.seed is None else args.seed + number
+        played = play_round(profile, seed=seed, vacant=vacant, wager=wager, way=args.way)
+        if args.json:
+            for event in played.events():
+                print(json.dumps(to_json(event)))
+        else:
+            if number:
+                print()
+            print(describe_round(played, profile))
+    return 0
+
+
 def cmd_ways(args: argparse.Namespace) -> int:
     """List the shipped house ways."""
     for name in poker_way_names():
-        way = poker_engine(name).way
+        way = load_profile(DEFAULT_PROFILE).engine(name).way
         if args.json:
             print(json.dumps({"game": "poker", "name": name, "title": way.title,
                               "version": way.version, "source": way.source}))
@@ -107,10 +217,40 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("set", help="set a hand by the house way")
     p.add_argument("game", choices=["poker"])
     p.add_argument("cards", nargs="*", help="seven cards, e.g. As Kd Qh 9s 9c 4d Jk")
-    p.add_argument("--way", default="trump-plaza", help="house way name (see 'paigow ways')")
+    p.add_argument("--way", help="house way name (default: the profile's; see 'paigow ways')")
+    p.add_argument("--profile", default=DEFAULT_PROFILE, help="table profile (ruleset)")
     p.add_argument("--file", help="one hand per line ('-' for standard input)")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.set_defaults(handler=cmd_set)
+
+    p = sub.add_parser("compare", help="player hand against banker hand")
+    p.add_argument("game", choices=["poker"])
+    p.add_argument("hands", nargs="*", help='two hands, e.g. "Ah Kd" "Qs Qd"')
+    p.add_argument("--profile", default=DEFAULT_PROFILE, help="table profile (ruleset)")
+    p.add_argument("--file", help="lines 'PLAYER | BANKER' ('-' for standard input)")
+    p.add_argument("--json", action="store_true", help="one JSON object per comparison")
+    p.set_defaults(handler=cmd_compare)
+
+    p = sub.add_parser("settle", help="settle a round given as JSON")
+    p.add_argument("round", metavar="ROUND.json", help="the round ('-' for standard input)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_settle)
+
+    p = sub.add_parser("deal", help="which position receives which packet")
+    p.add_argument("--dice", required=True, help="three dice, e.g. 3,5,6")
+    p.add_argument("--vacant", help="vacant positions, e.g. 4,6")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_deal)
+
+    p = sub.add_parser("demo", help="play whole rounds on the simulated table")
+    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=profile_names())
+    p.add_argument("--way", help="house way (default: the profile's)")
+    p.add_argument("--seed", type=int, help="seeded draws for a repeatable run")
+    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--vacant", help="vacant positions, e.g. 4,6")
+    p.add_argument("--wager", help="each seat's wager, e.g. 25.00")
+    p.add_argument("--json", action="store_true", help="the round's events as JSON lines")
+    p.set_defaults(handler=cmd_demo)
 
     p = sub.add_parser("ways", help="list the shipped house ways")
     p.add_argument("--json", action="store_true")
@@ -133,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
-    except (UsageError, RulesError) as err:
+    except (UsageError, RulesError, ControllerError) as err:
         _fail(str(err))
     except BrokenPipeError:
         return 0

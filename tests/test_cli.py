@@ -77,3 +77,107 @@ def test_console_script_runs_without_traceback() -> None:
         capture_output=True, text=True, check=False,
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_compare_json_winner_and_copy(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "compare", "poker", "Ah Kd", "Qs Qd", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["winner"] == "banker" and obj["copy"] is False
+    code, out, _ = run(capsys, "compare", "poker", "Ah Kd", "Ac Kc", "--json")
+    assert json.loads(out)["winner"] == "banker" and json.loads(out)["copy"] is True
+    code, out, _ = run(capsys, "compare", "poker", "As Ks Qs Js Ts", "Jk Kh Qh Jh Th", "--json")
+    assert json.loads(out)["winner"] == "banker"  # a joker royal ties a natural royal: copy
+    code, out, _ = run(capsys, "compare", "poker", "2c 2d", "Ah Kh", "--json")
+    assert json.loads(out)["winner"] == "player"
+
+
+def test_compare_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "pairs.txt"
+    f.write_text("Ah Kd | Qs Qd\n9c 9d 9h 2s 3s | 8c 8d 8h As Ks\n")
+    code, out, _ = run(capsys, "compare", "poker", "--file", str(f), "--json")
+    winners = [json.loads(line)["winner"] for line in out.splitlines()]
+    assert code == 0 and winners == ["banker", "player"]
+
+
+@pytest.mark.parametrize(
+    ("hands", "named"),
+    [(["Ah Kd", "Qs Qd Qh"], "got 2 and 3"), (["Ah Kd", "Ah Qd"], "duplicate card 'Ah'")],
+)
+def test_compare_bad_input(
+    hands: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "compare", "poker", *hands)
+    assert code == 2 and named in err
+
+
+def test_deal_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "--dice", "3,5,6", "--vacant", "4,6", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["total"] == 14 and obj["first"] == 7
+    assert [p["position"] for p in obj["packets"]] == [7, 1, 2, 3, 4, 5, 6]
+    assert [p["packet"] for p in obj["packets"] if p["collect"]] == [5, 7]
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["deal", "--dice", "3,5,7"], "'7'"),
+        (["deal", "--dice", "3,5"], "3,5"),
+        (["deal", "--dice", "1,1,1", "--vacant", "1"], "1"),
+    ],
+)
+def test_deal_bad_input(argv: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and named in err and len(err.strip().splitlines()) == 1
+
+
+def test_settle_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "settle", str(DATA / "round_classic.json"), "--json")
+    obj = json.loads(out)
+    seats = {s["position"]: s for s in obj["seats"]}
+    assert code == 0 and obj["banker_low"] == ["9s", "9c"]
+    assert seats[2]["outcome"] == "push" and seats[2]["net"] == 0
+    assert seats[3]["outcome"] == "loss" and seats[3]["net"] == -1000
+    assert seats[4]["reason"] == "foul" and seats[4]["net"] == -10000
+    assert sum(obj["net_by_position"].values()) == 0
+
+
+def test_settle_bad_round_names_the_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = {
+        "not json": "not JSON",
+        json.dumps({"hands": {"1": "As Kd Qh 9s 9c 4d Jk"}, "bets": [],
+                    "colour": 1}): "'colour'",
+        json.dumps({"hands": {"1": "As Kd Qh 9s 9c 4d Jk", "2": "As Kh / 2c 3c 4c 5c 6c"}}):
+            "duplicate card 'As'",
+        json.dumps({"hands": {"1": "As Kd Qh 9s 9c 4d Jk", "2": "Ah Kh / 2c 3c 4c 5c 6c"},
+                    "bets": [{"position": 2, "wager": "1.00"}]}): "outside the limits",
+    }
+    for text, named in cases.items():
+        f = tmp_path / "round.json"
+        f.write_text(text)
+        code, _, err = run(capsys, "settle", str(f))
+        assert code == 2 and named in err, err
+
+
+def test_demo_seeded_is_repeatable_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = run(capsys, "demo", "--seed", "11", "--json")
+    _, again, _ = run(capsys, "demo", "--seed", "11", "--json")
+    assert first == again
+    events = [json.loads(line) for line in first.splitlines()]
+    assert [e["type"] for e in events][:2] == ["roll", "deal"] and events[-1]["type"] == "settle"
+    _, text, _ = run(capsys, "demo", "--seed", "11")
+    assert "seeded 11" in text
+    _, text, _ = run(capsys, "demo")
+    assert "secrets" in text
+
+
+@pytest.mark.parametrize("profile", ["classic", "ez", "face-up", "nine-high", "card-room"])
+def test_demo_every_profile(profile: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--profile", profile, "--seed", "5", "--rounds", "3")
+    dealer_lines = [line for line in out.splitlines() if line.startswith("dealer ")]
+    assert code == 0 and len(dealer_lines) == 3

@@ -49,9 +49,27 @@ def _front(shape: Shape, play: str) -> tuple[Card, Card]:
     return (g[index][0], g[index][1])
 
 
-def _pattern_setting(hand: Sequence[Card], shape: Shape, play: str) -> Setting:
+def _pattern_setting(
+    hand: Sequence[Card], shape: Shape, play: str, evaluator: Evaluator
+) -> RankedSetting:
+    """The setting a pattern play gives.  A play names ranks; where the hand holds more cards of
+    a front rank than go forward (splitting trips, four of a kind, five aces), the cards put
+    forward are the ones that leave the strongest high hand (e.g. a flush), first found on ties.
+    """
     low = _front(shape, play)
-    return Setting.of(low, [c for c in hand if c not in low])
+    best = rank_setting(Setting.of(low, [c for c in hand if c not in low]), evaluator)
+    ranks = sorted(c.rank for c in low)
+    if sum(1 for c in hand if c.rank in ranks) == 2:
+        return best  # no other card of a front rank: nothing to choose
+    for (i, j), rest in SPLITS:
+        if sorted((hand[i].rank, hand[j].rank)) != ranks:
+            continue
+        high_rank = evaluator.rank5([hand[k] for k in rest])
+        if high_rank > best.high_rank:
+            best = rank_setting(
+                Setting.of((hand[i], hand[j]), [hand[k] for k in rest]), evaluator
+            )
+    return best
 
 
 def _pairs(shape: Shape) -> list[int]:
@@ -101,10 +119,10 @@ class HouseWayEngine:
         shape = shape_of(hand)
         section = self.way.sections[shape.pattern]
         rule = self._first(section.unless, shape, hand, pattern_play=True) or section.default
-        choice = rank_setting(_pattern_setting(hand, shape, rule.play), self.evaluator)
+        choice = _pattern_setting(hand, shape, rule.play, self.evaluator)
         if not choice.legal and section.foul_fallback is not None:
             rule = section.foul_fallback
-            choice = rank_setting(_pattern_setting(hand, shape, rule.play), self.evaluator)
+            choice = _pattern_setting(hand, shape, rule.play, self.evaluator)
         straights = self._straight_settings(hand) if _may_hold_straight(hand) else []
         used_straight = False
         if straights:

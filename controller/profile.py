@@ -1,0 +1,114 @@
+"""Table profiles: one TOML file per table type under ``config/profiles/``, validated once.
+
+A profile names the game, the house way, the ranking ruleset, how bets settle (variant and
+commission, foul policy, limits, side bets) and the number of positions.  Unknown keys are
+errors; a profile that loads is complete, so nothing downstream re-checks it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .catalog import config_dir, load_poker_way
+from .errors import ConfigError
+from .rules.comparison import FoulPolicy
+from .rules.errors import RulesError
+from .rules.house_way import HouseWayEngine
+from .rules.poker_eval import Evaluator
+from .rules.poker_rules import PokerRules
+from .rules.settlement import TableRules
+
+DEFAULT_PROFILE = "classic"
+_KEYS = {"name", "title", "game", "house_way", "positions", "ruleset", "settlement"}
+
+
+@dataclass(frozen=True, slots=True)
+class TableProfile:
+    """A validated table profile."""
+
+    name: str
+    title: str
+    game: str
+    house_way: str
+    positions: int
+    ruleset: PokerRules
+    settlement: TableRules
+
+    def evaluator(self) -> Evaluator:
+        """The hand evaluator under this profile's ruleset."""
+        return Evaluator(self.ruleset)
+
+    def engine(self, way: str | None = None) -> HouseWayEngine:
+        """The house-way engine of this profile (or of another named way, same ruleset)."""
+        return HouseWayEngine(load_poker_way(way or self.house_way), self.evaluator())
+
+    @property
+    def resets_fouls(self) -> bool:
+        """True when a foul is re-set by the house way rather than lost."""
+        return self.settlement.foul is FoulPolicy.HOUSE_WAY
+
+
+def profile_dir() -> Path:
+    """Where the table profiles live."""
+    return config_dir() / "profiles"
+
+
+def profile_names() -> list[str]:
+    """The names of the shipped table profiles."""
+    return sorted(p.stem for p in profile_dir().glob("*.toml"))
+
+
+def _table(data: Mapping[str, object], key: str, where: str) -> Mapping[str, object]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: [{key}] must be a table, not {value!r}")
+    return value
+
+
+def parse_profile(text: str, where: str) -> TableProfile:
+    """Validate a profile's TOML text; every error names the file and the bad key or value."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{where}: bad TOML: {err}") from err
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(_KEYS)}")
+    for key in ("name", "title", "house_way"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise ConfigError(f"{where}: {key!r} must be a non-empty string, got "
+                              f"{data.get(key)!r}")
+    game = data.get("game", "poker")
+    if game != "poker":
+        raise ConfigError(f"{where}: game {game!r} is not supported yet; known: ['poker']")
+    positions = data.get("positions", 7)
+    if positions != 7:
+        raise ConfigError(f"{where}: positions {positions!r}: a Pai Gow Poker table has 7")
+    try:
+        ruleset = PokerRules.from_mapping(dict(_table(data, "ruleset", where)))
+        settlement = TableRules.from_mapping(_table(data, "settlement", where))
+        load_poker_way(str(data["house_way"]))
+    except RulesError as err:
+        raise ConfigError(f"{where}: {err}") from err
+    return TableProfile(str(data["name"]), str(data["title"]), "poker", str(data["house_way"]),
+                        7, ruleset, settlement)
+
+
+@cache
+def load_profile(name: str = DEFAULT_PROFILE) -> TableProfile:
+    """Load a shipped profile by name, or a profile file by path."""
+    path = Path(name) if name.endswith(".toml") else profile_dir() / f"{name}.toml"
+    if not path.is_file():
+        raise ConfigError(f"unknown table profile {name!r}; known: {', '.join(profile_names())}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"cannot read profile {str(path)!r}: {err.strerror}") from err
+    profile = parse_profile(text, str(path))
+    if path.stem != profile.name:
+        raise ConfigError(f"{path}: its name {profile.name!r} differs from the file name")
+    return profile

@@ -1,0 +1,180 @@
+"""Reading a round to settle from JSON (``paigow settle ROUND.json``) and reporting it.
+
+Input::
+
+    {"profile": "classic",              optional, default "classic"
+     "way": "foxwoods",                 optional, the profile's house way by default
+     "banker": 1,                       optional, 1 = the house
+     "bank": "500.00",                  optional, what a player-banker puts up
+     "hands": {"1": "As Kd Qh 9s 9c 4d Jk",        seven cards: set by the house way
+               "2": "Kd Qh / As Jk 9s 9c 4d"},     LOW / HIGH: as the player set it
+     "bets": [{"position": 2, "wager": "25.00", "fortune": 500}]}
+
+Money is text in dollars ("25.00") or integer cents (2500).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ConfigError
+from .profile import DEFAULT_PROFILE, TableProfile, load_profile
+from .rules.cards import check_distinct, format_cards
+from .rules.errors import NotationError, RulesError
+from .rules.house_way import HouseWayEngine
+from .rules.money import format_money, parse_money
+from .rules.poker_eval import describe2, describe5
+from .rules.seat import Bet, HandSet, SetBy
+from .rules.setting import Setting, seven
+from .rules.settlement import Settlement, settle
+
+_KEYS = {"profile", "way", "banker", "bank", "hands", "bets"}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInput:
+    """A validated round: profile, engine, hands and bets."""
+
+    profile: TableProfile
+    engine: HouseWayEngine
+    banker: int
+    bank: int | None
+    hands: tuple[HandSet, ...]
+    bets: tuple[Bet, ...]
+
+
+def _money(value: object, what: str) -> int:
+    if isinstance(value, bool):
+        raise NotationError(f"{what} {value!r} is not money")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        return parse_money(value)
+    raise NotationError(f"{what} {value!r} must be cents (2500) or dollars text ('25.00')")
+
+
+def _position(key: object) -> int:
+    try:
+        return int(str(key))
+    except ValueError:
+        raise NotationError(f"position {key!r} is not a number") from None
+
+
+def _hand(position: int, value: object, engine: HouseWayEngine) -> HandSet:
+    if isinstance(value, dict):
+        value = value.get("setting") or value.get("cards")
+    if not isinstance(value, str):
+        raise NotationError(f"hand of position {position} must be text, not {value!r}")
+    if "/" in value:
+        return HandSet(position, Setting.parse(value), SetBy.PLAYER)
+    return HandSet(position, engine.set_hand(seven(value)).setting.setting, SetBy.HOUSE_WAY)
+
+
+def read_round(data: Mapping[str, Any]) -> RoundInput:
+    """Validate a round mapping; errors name the offending key, position or card."""
+    if not isinstance(data, Mapping):
+        raise NotationError(f"a round must be a JSON object, not {data!r}")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise NotationError(f"unknown round key {unknown[0]!r}; known: {sorted(_KEYS)}")
+    profile = load_profile(str(data.get("profile", DEFAULT_PROFILE)))
+    engine = profile.engine(data.get("way"))
+    hands_raw = data.get("hands")
+    if not isinstance(hands_raw, Mapping) or not hands_raw:
+        raise NotationError("a round needs 'hands': {position: cards or 'LOW / HIGH'}")
+    hands = tuple(_hand(_position(k), v, engine) for k, v in hands_raw.items())
+    check_distinct((f"position {h.position}", h.setting.cards) for h in hands)
+    bets_raw = data.get("bets", [])
+    if not isinstance(bets_raw, list):
+        raise NotationError(f"'bets' must be a list, not {bets_raw!r}")
+    bets = []
+    for bet in bets_raw:
+        if not isinstance(bet, Mapping) or "position" not in bet:
+            raise NotationError(f"a bet needs a position and a wager: {bet!r}")
+        position = _position(bet["position"])
+        extra = sorted(set(bet) - {"position", "wager", "fortune"})
+        if extra:
+            raise NotationError(f"unknown bet key {extra[0]!r} at position {position}")
+        bets.append(Bet(position, _money(bet.get("wager", 0), f"wager at {position}"),
+                        _money(bet.get("fortune", 0), f"Fortune bet at {position}")))
+    bank = _money(data["bank"], "bank") if "bank" in data else None
+    banker = _position(data.get("banker", 1))
+    return RoundInput(profile, engine, banker, bank, hands, tuple(bets))
+
+
+def load_round(text: str, where: str) -> RoundInput:
+    """Parse a round's JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"{where}: not JSON: {err}") from err
+    try:
+        return read_round(data)
+    except RulesError as err:
+        raise ConfigError(f"{where}: {err}") from err
+
+
+def settle_round(round_: RoundInput) -> Settlement:
+    """Settle a validated round under its profile."""
+    engine = round_.engine
+
+    def reset(cards: object) -> Setting:
+        return engine.set_hand(cards).setting.setting  # type: ignore[arg-type]
+
+    return settle(round_.hands, round_.bets, round_.profile.evaluator(),
+                  round_.profile.settlement, banker=round_.banker, reset=reset, bank=round_.bank)
+
+
+def settlement_json(result: Settlement, round_: RoundInput) -> dict[str, object]:
+    """The ``--json`` shape of ``paigow settle``: per seat outcome and payout, in cents."""
+    ev = round_.profile.evaluator()
+    seats = []
+    for seat in result.seats:
+        c = seat.comparison
+        seats.append({
+            "position": seat.bet.position,
+            "wager": seat.bet.wager,
+            "outcome": c.outcome.value if c else None,
+            "reason": c.reason.value if c else None,
+            "low": [str(x) for x in c.setting.low] if c else None,
+            "high": [str(x) for x in c.setting.high] if c else None,
+            "commission": seat.commission,
+            "payout": seat.gross - seat.commission,
+            "fortune": {"line": seat.fortune.line.value, "net": seat.fortune.net}
+            if seat.fortune else None,
+            "envy": seat.envy,
+            "net": seat.net,
+        })
+    banker = result.banker_setting
+    return {
+        "profile": round_.profile.name,
+        "way": round_.engine.way.name,
+        "banker": result.banker,
+        "banker_low": [str(x) for x in banker.low],
+        "banker_high": [str(x) for x in banker.high],
+        "banker_low_rank": describe2(ev.rank2(banker.low)),
+        "banker_high_rank": describe5(ev.rank5(banker.high)),
+        "variant_push": result.variant_push,
+        "seats": seats,
+        "banker_commission": result.banker_commission,
+        "commission_total": result.commission_total,
+        "net_by_position": {str(k): v for k, v in sorted(result.net_by_position().items())},
+    }
+
+
+def settlement_text(result: Settlement, round_: RoundInput) -> str:
+    """A dealer-readable table of the settlement."""
+    lines = [f"bank: position {result.banker}  {format_cards(result.banker_setting.low)} / "
+             f"{format_cards(result.banker_setting.high)}"
+             + ("  (variant push: every bet pushes)" if result.variant_push else "")]
+    for seat in result.seats:
+        c = seat.comparison
+        outcome = f"{c.outcome.value:<4} ({c.reason.value})" if c else "banker"
+        lines.append(f"position {seat.bet.position}: wager {format_money(seat.bet.wager):>8}  "
+                     f"{outcome:<22} commission {format_money(seat.commission):>6}  "
+                     f"net {format_money(seat.net):>9}")
+    lines.append(f"commission to the house: {format_money(result.commission_total)}")
+    return "\n".join(lines)
