@@ -56,6 +56,14 @@ def _pattern_setting(
     a front rank than go forward (splitting trips, four of a kind, five aces), the cards put
     forward are the ones that leave the strongest high hand (e.g. a flush), first found on ties.
     """
+    if play == "highest_permissible_pair_front":
+        # A pair from each group, highest rank first (a pair out of the trips too): the first
+        # that leaves a legal high hand.  The last group is a pair, which is always permissible.
+        for group in sorted(shape.groups, key=lambda g: g[0].rank, reverse=True):
+            ranked = _pair_from(hand, group, evaluator)
+            if ranked.legal:
+                return ranked
+        raise HouseWayError(f"no pair of {hand!r} can go front")  # unreachable for full houses
     low = _front(shape, play)
     best = rank_setting(Setting.of(low, [c for c in hand if c not in low]), evaluator)
     ranks = sorted(c.rank for c in low)
@@ -69,6 +77,19 @@ def _pattern_setting(
             best = rank_setting(
                 Setting.of((hand[i], hand[j]), [hand[k] for k in rest]), evaluator
             )
+    return best
+
+
+def _pair_from(hand: Sequence[Card], group: Sequence[Card], evaluator: Evaluator) -> RankedSetting:
+    """Two cards of ``group`` forward, chosen to leave the strongest high hand."""
+    best: RankedSetting | None = None
+    for i, a in enumerate(group):
+        for b in group[i + 1:]:
+            ranked = rank_setting(Setting.of((a, b), [c for c in hand if c not in (a, b)]),
+                                  evaluator)
+            if best is None or ranked.high_rank > best.high_rank:
+                best = ranked
+    assert best is not None
     return best
 
 

@@ -24,8 +24,10 @@ PATTERN_PLAYS: Final[Mapping[Pattern, tuple[str, ...]]] = {
     Pattern.THREE_PAIR: ("highest_pair_front", "middle_pair_front", "lowest_pair_front"),
     Pattern.TRIPS: ("keep", "split"),
     Pattern.TWO_TRIPS: ("higher_pair_front", "lower_pair_front"),
-    Pattern.FULL_HOUSE: ("split", "together"),
-    Pattern.FULL_HOUSE_TWO_PAIR: ("highest_pair_front", "lowest_pair_front"),
+    Pattern.FULL_HOUSE: ("split", "together", "highest_permissible_pair_front"),
+    Pattern.FULL_HOUSE_TWO_PAIR: (
+        "highest_pair_front", "lowest_pair_front", "highest_permissible_pair_front",
+    ),
     Pattern.QUADS: ("together", "split"),
     Pattern.QUADS_PAIR: ("pair_front", "split"),
     Pattern.QUADS_TRIPS: ("pair_front", "split"),
