@@ -12,7 +12,7 @@ rank bit set (flush).  The joker has its own prime and rank bit and all four sui
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final
@@ -148,26 +148,36 @@ def _tables(rules: PokerRules) -> tuple[dict[int, int], tuple[int, ...]]:
     return by_prime, tuple(by_bits)
 
 
+_SUIT_BITS: Final = tuple(15 if i == JOKER_INDEX else 1 << (i & 3) for i in range(53))
+_PRIME_OF: Final = tuple(code & 0xFF for code in CODES)
+Rank5 = Callable[[Sequence[int]], int]
+
+
+def _make_rank5(by_prime: dict[int, int], by_bits: tuple[int, ...]) -> Rank5:
+    """The hot five-card ranker, with its tables bound as locals (no attribute look-ups)."""
+
+    def rank5(
+        cards: Sequence[int], suits: tuple[int, ...] = _SUIT_BITS,
+        primes: tuple[int, ...] = _PRIME_OF, codes: tuple[int, ...] = CODES,
+    ) -> int:
+        """Rank of exactly five distinct cards (Card or plain indices)."""
+        a, b, c, d, e = cards
+        if suits[a] & suits[b] & suits[c] & suits[d] & suits[e]:
+            return by_bits[(codes[a] | codes[b] | codes[c] | codes[d] | codes[e]) >> 16]
+        return by_prime[primes[a] * primes[b] * primes[c] * primes[d] * primes[e]]
+
+    return rank5
+
+
 class Evaluator:
     """Ranks hands under one ruleset. Build once, then call ``rank5`` / ``rank2`` in loops."""
 
-    __slots__ = ("_by_bits", "_by_prime", "rules")
+    __slots__ = ("rank5", "rules")
 
     def __init__(self, rules: PokerRules = DEFAULT_RULES) -> None:
         self.rules = rules
-        self._by_prime, self._by_bits = _tables(rules)
-
-    def rank5(self, cards: Sequence[int]) -> int:
-        """Rank of exactly five distinct cards (Card or plain indices)."""
-        codes = CODES
-        a = codes[cards[0]]
-        b = codes[cards[1]]
-        c = codes[cards[2]]
-        d = codes[cards[3]]
-        e = codes[cards[4]]
-        if a & b & c & d & e & 0xF000:
-            return self._by_bits[(a | b | c | d | e) >> 16]
-        return self._by_prime[(a & 0xFF) * (b & 0xFF) * (c & 0xFF) * (d & 0xFF) * (e & 0xFF)]
+        by_prime, by_bits = _tables(rules)
+        self.rank5: Rank5 = _make_rank5(by_prime, by_bits)
 
     @staticmethod
     def rank2(cards: Sequence[int]) -> int:
