@@ -61,3 +61,15 @@ def test_text_and_cards_give_the_same_setting() -> None:
     engine = poker_engine(WAYS[0])
     text = "As Kd Qh 9s 9c 4d Jk"
     assert engine.set_hand(text) == engine.set_hand(parse_cards(text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(DECK), min_size=7, max_size=7, unique=True),
+    st.sampled_from(WAYS),
+    st.sampled_from(RULESETS),
+)
+def test_no_shipped_way_fouls_property(hand: list[Card], way: str, rules: PokerRules) -> None:
+    choice = poker_engine(way, rules).set_hand(hand)
+    assert choice.setting.legal
+    assert sorted(map(int, choice.setting.setting.cards)) == sorted(map(int, hand))
