@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .catalog import poker_way_names
+from .catalog import poker_way_names, tile_engine
 from .demo import describe_round, play_round
 from .errors import ControllerError
 from .profile import DEFAULT_PROFILE, load_profile, profile_names
@@ -17,13 +17,25 @@ from .round_file import load_round, settle_round, settlement_json, settlement_te
 from .rules.cards import check_distinct, parse_cards
 from .rules.comparison import compare_hands
 from .rules.dealing import deal, parse_positions
-from .rules.dice import Dice
+from .rules.dice import TILE_POSITIONS, Dice
 from .rules.errors import CardCountError, RulesError
 from .rules.events import to_json
 from .rules.house_way import HouseWayChoice
 from .rules.money import parse_money
 from .rules.poker_eval import describe
 from .rules.setting import seven
+from .rules.tile_comparison import compare_tile_hands
+from .rules.tile_hands import describe as describe_tiles
+from .rules.tile_setting import four
+from .rules.tiles import format_tiles, parse_tiles
+from .tile_profile import DEFAULT_TILE_PROFILE, load_tile_profile
+from .tile_round import (
+    is_tile_round,
+    load_tile_round,
+    settle_tile_round,
+    tile_settlement_json,
+    tile_settlement_text,
+)
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -65,8 +77,10 @@ def _choice_json(cards: str, way: str, choice: HouseWayChoice) -> dict[str, obje
 
 
 def cmd_set(args: argparse.Namespace) -> int:
-    """Set seven-card hands by a house way."""
-    engine = load_profile(args.profile).engine(args.way)
+    """Set seven-card hands (or four tiles) by a house way."""
+    if args.game == "tiles":
+        return cmd_set_tiles(args)
+    engine = load_profile(args.profile or DEFAULT_PROFILE).engine(args.way)
     way = engine.way.name
     if args.file:
         hands = [(f"{args.file}:{n}", line) for n, line in _lines(args.file)]
@@ -92,9 +106,40 @@ def cmd_set(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    """Compare a player's hand with the banker's (two or five cards each)."""
-    evaluator = load_profile(args.profile).evaluator()
+def cmd_set_tiles(args: argparse.Namespace) -> int:
+    """Set four tiles by a tile house way (default: the tile profile's, Foxwoods)."""
+    profile = load_tile_profile(args.profile or DEFAULT_TILE_PROFILE)
+    engine = tile_engine(args.way or profile.house_way, profile.ruleset)
+    if args.file:
+        hands = [(f"{args.file}:{n}", line) for n, line in _lines(args.file)]
+    elif args.cards:
+        hands = [("command line", " ".join(args.cards))]
+    else:
+        raise UsageError("give four tiles (e.g. 6-6 4-5 1-2 3-3) or --file F")
+    for where, text in hands:
+        try:
+            tiles = four(text)
+            choice = engine.set_hand(tiles)
+        except RulesError as err:
+            raise UsageError(f"{where}: {err}") from err
+        low_words, high_words = choice.setting.words(profile.ruleset)
+        setting = choice.setting.setting
+        if args.json:
+            print(json.dumps({
+                "tiles": [str(t) for t in tiles], "way": engine.way.name,
+                "low": [str(t) for t in setting.low], "high": [str(t) for t in setting.high],
+                "low_rank": low_words, "high_rank": high_words,
+                "rule": choice.rule, "source": choice.source,
+            }))
+        else:
+            print(f"low  {format_tiles(setting.low):<8} {low_words}")
+            print(f"high {format_tiles(setting.high):<8} {high_words}")
+            print(f"rule {choice.rule}: {choice.source}")
+    return 0
+
+
+def _compare_pairs(args: argparse.Namespace, example: str) -> list[tuple[str, str, str]]:
+    """(where, player text, banker text) from the command line or the lines of --file."""
     if args.file:
         pairs = []
         for n, line in _lines(args.file):
@@ -102,11 +147,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
             if len(parts) != 2:
                 raise UsageError(f"{args.file}:{n}: expected 'PLAYER | BANKER', got {line!r}")
             pairs.append((f"{args.file}:{n}", parts[0], parts[1]))
-    elif len(args.hands) == 2:
-        pairs = [("command line", args.hands[0], args.hands[1])]
-    else:
-        raise UsageError("give two hands (\"Ah Kd\" \"Qs Qd\") or --file F")
-    for where, player_text, banker_text in pairs:
+        return pairs
+    if len(args.hands) == 2:
+        return [("command line", args.hands[0], args.hands[1])]
+    raise UsageError(f"give two hands ({example}) or --file F")
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Compare a player's hand with the banker's (two or five cards each, or two tiles)."""
+    if args.game == "tiles":
+        return _compare_tiles(args)
+    evaluator = load_profile(args.profile or DEFAULT_PROFILE).evaluator()
+    for where, player_text, banker_text in _compare_pairs(args, '"Ah Kd" "Qs Qd"'):
         try:
             player = parse_cards(player_text, what="player hand")
             banker = parse_cards(banker_text, what="banker hand")
@@ -134,12 +186,39 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare_tiles(args: argparse.Namespace) -> int:
+    """Compare a player's two-tile hand with the banker's; copies and 0-0 go to the banker."""
+    rules = load_tile_profile(args.profile or DEFAULT_TILE_PROFILE).ruleset
+    for where, player_text, banker_text in _compare_pairs(args, '"6-6 4-5" "1-1 3-6"'):
+        try:
+            player = parse_tiles(player_text, 2, what="player hand")
+            banker = parse_tiles(banker_text, 2, what="banker hand")
+            result = compare_tile_hands(player, banker, rules)
+        except RulesError as err:
+            raise UsageError(f"{where}: {err}") from err
+        obj = {
+            "player": [str(t) for t in player], "banker": [str(t) for t in banker],
+            "winner": result.winner.value, "copy": result.copy,
+            "player_rank": describe_tiles(player, rules),
+            "banker_rank": describe_tiles(banker, rules),
+        }
+        if args.json:
+            print(json.dumps(obj))
+        else:
+            note = " (copy: ties and every 0-0 go to the banker)" if result.copy else ""
+            print(f"{result.winner.value} wins{note}: player {obj['player_rank']}, "
+                  f"banker {obj['banker_rank']}")
+    return 0
+
+
 def cmd_settle(args: argparse.Namespace) -> int:
     """Settle a round given as JSON: outcome and payout per seat."""
     try:
         raw = sys.stdin.read() if args.round == "-" else Path(args.round).read_text("utf-8")
     except OSError as err:
         raise UsageError(f"cannot read {args.round!r}: {err.strerror}") from err
+    if is_tile_round(raw):
+        return _settle_tiles(args, raw)
     round_ = load_round(raw, args.round)
     try:
         result = settle_round(round_)
@@ -152,8 +231,45 @@ def cmd_settle(args: argparse.Namespace) -> int:
     return 0
 
 
+def _settle_tiles(args: argparse.Namespace, raw: str) -> int:
+    """Settle a Pai Gow tiles round (``"game": "tiles"``)."""
+    round_ = load_tile_round(raw, args.round)
+    try:
+        result = settle_tile_round(round_)
+    except RulesError as err:
+        raise UsageError(f"{args.round}: {err}") from err
+    if args.json:
+        print(json.dumps(tile_settlement_json(result, round_)))
+    else:
+        print(tile_settlement_text(result, round_))
+    return 0
+
+
+def _deal_tiles(args: argparse.Namespace) -> int:
+    """Which position receives which of the eight stacks, from the dice."""
+    vacant = parse_positions(args.vacant) if args.vacant else ()
+    record = deal(Dice.parse(args.dice), vacant, TILE_POSITIONS)
+    if args.json:
+        print(json.dumps({
+            "game": "tiles", "dice": list(record.dice.faces), "total": record.dice.total,
+            "first": record.first,
+            "stacks": [{"stack": p.number, "position": p.position, "collect": p.collect}
+                       for p in record.packets],
+        }))
+        return 0
+    print(f"dice {record.dice} = {record.dice.total}: stack 1 goes to position {record.first}")
+    for packet in record.packets:
+        who = "banker (dealer)" if packet.position == 1 else f"position {packet.position}"
+        note = "  (vacant: discarded)" if packet.collect else ""
+        print(f"stack {packet.number} -> {who}{note}")
+    print("all 32 tiles dealt")
+    return 0
+
+
 def cmd_deal(args: argparse.Namespace) -> int:
-    """Which position receives which packet, from the dice."""
+    """Which position receives which packet (or stack of tiles), from the dice."""
+    if args.game == "tiles":
+        return _deal_tiles(args)
     record = deal(Dice.parse(args.dice), parse_positions(args.vacant) if args.vacant else ())
     if args.json:
         print(json.dumps({
@@ -202,6 +318,22 @@ def cmd_ways(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Exact odds by enumerating every player hand against every dealer hand."""
+    import time  # the analysis needs numpy: loaded only by this command
+
+    from .analysis.progress import ProgressBar
+    from .analysis.report import odds_json, odds_text
+    from .analysis.tiles_odds import analyze_tiles
+
+    start = time.perf_counter()
+    with ProgressBar(f"analyze {args.way}") as bar:
+        odds = analyze_tiles(args.way, args.vs, banking=args.banking, progress=bar)
+    seconds = time.perf_counter() - start
+    print(json.dumps(odds_json(odds, seconds)) if args.json else odds_text(odds, seconds))
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose mistakes are one line and exit status 2."""
 
@@ -215,18 +347,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("set", help="set a hand by the house way")
-    p.add_argument("game", choices=["poker"])
-    p.add_argument("cards", nargs="*", help="seven cards, e.g. As Kd Qh 9s 9c 4d Jk")
+    p.add_argument("game", choices=["poker", "tiles"])
+    p.add_argument("cards", nargs="*", help="seven cards, e.g. As Kd Qh 9s 9c 4d Jk, "
+                                            "or four tiles, e.g. 6-6 4-5 1-2 3-3")
     p.add_argument("--way", help="house way name (default: the profile's; see 'paigow ways')")
-    p.add_argument("--profile", default=DEFAULT_PROFILE, help="table profile (ruleset)")
+    p.add_argument("--profile", help=f"table profile (ruleset); default {DEFAULT_PROFILE}, "
+                                     f"or {DEFAULT_TILE_PROFILE} for tiles")
     p.add_argument("--file", help="one hand per line ('-' for standard input)")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.set_defaults(handler=cmd_set)
 
     p = sub.add_parser("compare", help="player hand against banker hand")
-    p.add_argument("game", choices=["poker"])
-    p.add_argument("hands", nargs="*", help='two hands, e.g. "Ah Kd" "Qs Qd"')
-    p.add_argument("--profile", default=DEFAULT_PROFILE, help="table profile (ruleset)")
+    p.add_argument("game", choices=["poker", "tiles"])
+    p.add_argument("hands", nargs="*",
+                   help='two hands, e.g. "Ah Kd" "Qs Qd", or "6-6 4-5" "1-1 3-6" for tiles')
+    p.add_argument("--profile", help=f"table profile (ruleset); default {DEFAULT_PROFILE}, "
+                                     f"or {DEFAULT_TILE_PROFILE} for tiles")
     p.add_argument("--file", help="lines 'PLAYER | BANKER' ('-' for standard input)")
     p.add_argument("--json", action="store_true", help="one JSON object per comparison")
     p.set_defaults(handler=cmd_compare)
@@ -236,7 +372,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_settle)
 
-    p = sub.add_parser("deal", help="which position receives which packet")
+    p = sub.add_parser("deal", help="which position receives which packet (or stack of tiles)")
+    p.add_argument("game", nargs="?", choices=["poker", "tiles"], default="poker")
     p.add_argument("--dice", required=True, help="three dice, e.g. 3,5,6")
     p.add_argument("--vacant", help="vacant positions, e.g. 4,6")
     p.add_argument("--json", action="store_true")
@@ -255,6 +392,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ways", help="list the shipped house ways")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_ways)
+
+    p = sub.add_parser("analyze", help="exact odds: every hand against every dealer hand")
+    p.add_argument("game", choices=["tiles"])
+    p.add_argument("--way", required=True, help="the dealer's house way")
+    p.add_argument("--vs", help="the player's way, or 'optimal' (default: the dealer's way)")
+    p.add_argument("--banking", action="store_true", help="the player banks")
+    p.add_argument("--json", action="store_true", help="one JSON object with the figures")
+    p.set_defaults(handler=cmd_analyze)
     return parser
 
 

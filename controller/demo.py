@@ -19,6 +19,7 @@ from .rules.dice import Dice
 from .rules.events import Event
 from .rules.poker_eval import describe2, describe5
 from .rules.seat import Bet, HandSet, SetBy
+from .rules.setting import Setting
 from .rules.settlement import Settlement, settle
 
 
@@ -28,9 +29,9 @@ class DemoRound:
 
     randomness: str
     deal: Deal
-    hands: tuple[HandSet, ...]
+    hands: tuple[HandSet[Setting], ...]
     bets: tuple[Bet, ...]
-    settlement: Settlement
+    settlement: Settlement[Setting]
 
     def events(self) -> list[Event]:
         """The round's records in the order they happened."""

@@ -2,7 +2,9 @@
 
 A profile names the game, the house way, the ranking ruleset, how bets settle (variant and
 commission, foul policy, limits, side bets) and the number of positions.  Unknown keys are
-errors; a profile that loads is complete, so nothing downstream re-checks it.
+errors; a profile that loads is complete, so nothing downstream re-checks it.  This module loads
+Pai Gow Poker profiles (``game = "poker"``, the default); ``tile_profile`` loads the tile game's
+(``game = "tiles"``) from the same folder.
 """
 
 from __future__ import annotations
@@ -57,9 +59,18 @@ def profile_dir() -> Path:
     return config_dir() / "profiles"
 
 
-def profile_names() -> list[str]:
-    """The names of the shipped table profiles."""
-    return sorted(p.stem for p in profile_dir().glob("*.toml"))
+def profile_game(path: Path) -> str:
+    """The ``game`` a profile file declares (``poker`` when absent or unreadable)."""
+    try:
+        game = tomllib.loads(path.read_text(encoding="utf-8")).get("game", "poker")
+    except (OSError, tomllib.TOMLDecodeError):
+        return "poker"  # loading it will name the fault
+    return game if isinstance(game, str) else "poker"
+
+
+def profile_names(game: str = "poker") -> list[str]:
+    """The names of the shipped table profiles of one game (Pai Gow Poker by default)."""
+    return sorted(p.stem for p in profile_dir().glob("*.toml") if profile_game(p) == game)
 
 
 def _table(data: Mapping[str, object], key: str, where: str) -> Mapping[str, object]:
@@ -83,8 +94,11 @@ def parse_profile(text: str, where: str) -> TableProfile:
             raise ConfigError(f"{where}: {key!r} must be a non-empty string, got "
                               f"{data.get(key)!r}")
     game = data.get("game", "poker")
+    if game == "tiles":
+        raise ConfigError(f"{where}: game 'tiles': a tile table's profile, not a Pai Gow Poker "
+                          f"one")
     if game != "poker":
-        raise ConfigError(f"{where}: game {game!r} is not supported yet; known: ['poker']")
+        raise ConfigError(f"{where}: game {game!r} is not known; known: ['poker', 'tiles']")
     positions = data.get("positions", 7)
     if positions != 7:
         raise ConfigError(f"{where}: positions {positions!r}: a Pai Gow Poker table has 7")

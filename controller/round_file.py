@@ -10,7 +10,8 @@ Input::
                "2": "Kd Qh / As Jk 9s 9c 4d"},     LOW / HIGH: as the player set it
      "bets": [{"position": 2, "wager": "25.00", "fortune": 500}]}
 
-Money is text in dollars ("25.00") or integer cents (2500).
+Money is text in dollars ("25.00") or integer cents (2500).  A round with ``"game": "tiles"`` is
+a Pai Gow tiles round, read by ``tile_round``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .rules.seat import Bet, HandSet, SetBy
 from .rules.setting import Setting, seven
 from .rules.settlement import Settlement, settle
 
-_KEYS = {"profile", "way", "banker", "bank", "hands", "bets"}
+_KEYS = {"game", "profile", "way", "banker", "bank", "hands", "bets"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +43,12 @@ class RoundInput:
     engine: HouseWayEngine
     banker: int
     bank: int | None
-    hands: tuple[HandSet, ...]
+    hands: tuple[HandSet[Setting], ...]
     bets: tuple[Bet, ...]
 
 
-def _money(value: object, what: str) -> int:
+def read_money(value: object, what: str) -> int:
+    """Money as integer cents (2500) or dollars text ("25.00")."""
     if isinstance(value, bool):
         raise NotationError(f"{what} {value!r} is not money")
     if isinstance(value, int):
@@ -56,14 +58,15 @@ def _money(value: object, what: str) -> int:
     raise NotationError(f"{what} {value!r} must be cents (2500) or dollars text ('25.00')")
 
 
-def _position(key: object) -> int:
+def read_position(key: object) -> int:
+    """A position number, from a JSON key or value."""
     try:
         return int(str(key))
     except ValueError:
         raise NotationError(f"position {key!r} is not a number") from None
 
 
-def _hand(position: int, value: object, engine: HouseWayEngine) -> HandSet:
+def _hand(position: int, value: object, engine: HouseWayEngine) -> HandSet[Setting]:
     if isinstance(value, dict):
         value = value.get("setting") or value.get("cards")
     if not isinstance(value, str):
@@ -80,12 +83,14 @@ def read_round(data: Mapping[str, Any]) -> RoundInput:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise NotationError(f"unknown round key {unknown[0]!r}; known: {sorted(_KEYS)}")
+    if data.get("game", "poker") != "poker":
+        raise NotationError(f"game {data['game']!r}: this reads Pai Gow Poker rounds")
     profile = load_profile(str(data.get("profile", DEFAULT_PROFILE)))
     engine = profile.engine(data.get("way"))
     hands_raw = data.get("hands")
     if not isinstance(hands_raw, Mapping) or not hands_raw:
         raise NotationError("a round needs 'hands': {position: cards or 'LOW / HIGH'}")
-    hands = tuple(_hand(_position(k), v, engine) for k, v in hands_raw.items())
+    hands = tuple(_hand(read_position(k), v, engine) for k, v in hands_raw.items())
     check_distinct((f"position {h.position}", h.setting.cards) for h in hands)
     bets_raw = data.get("bets", [])
     if not isinstance(bets_raw, list):
@@ -94,14 +99,14 @@ def read_round(data: Mapping[str, Any]) -> RoundInput:
     for bet in bets_raw:
         if not isinstance(bet, Mapping) or "position" not in bet:
             raise NotationError(f"a bet needs a position and a wager: {bet!r}")
-        position = _position(bet["position"])
+        position = read_position(bet["position"])
         extra = sorted(set(bet) - {"position", "wager", "fortune"})
         if extra:
             raise NotationError(f"unknown bet key {extra[0]!r} at position {position}")
-        bets.append(Bet(position, _money(bet.get("wager", 0), f"wager at {position}"),
-                        _money(bet.get("fortune", 0), f"Fortune bet at {position}")))
-    bank = _money(data["bank"], "bank") if "bank" in data else None
-    banker = _position(data.get("banker", 1))
+        bets.append(Bet(position, read_money(bet.get("wager", 0), f"wager at {position}"),
+                        read_money(bet.get("fortune", 0), f"Fortune bet at {position}")))
+    bank = read_money(data["bank"], "bank") if "bank" in data else None
+    banker = read_position(data.get("banker", 1))
     return RoundInput(profile, engine, banker, bank, hands, tuple(bets))
 
 
@@ -117,7 +122,7 @@ def load_round(text: str, where: str) -> RoundInput:
         raise ConfigError(f"{where}: {err}") from err
 
 
-def settle_round(round_: RoundInput) -> Settlement:
+def settle_round(round_: RoundInput) -> Settlement[Setting]:
     """Settle a validated round under its profile."""
     engine = round_.engine
 
@@ -128,7 +133,7 @@ def settle_round(round_: RoundInput) -> Settlement:
                   round_.profile.settlement, banker=round_.banker, reset=reset, bank=round_.bank)
 
 
-def settlement_json(result: Settlement, round_: RoundInput) -> dict[str, object]:
+def settlement_json(result: Settlement[Setting], round_: RoundInput) -> dict[str, object]:
     """The ``--json`` shape of ``paigow settle``: per seat outcome and payout, in cents."""
     ev = round_.profile.evaluator()
     seats = []
@@ -165,7 +170,7 @@ def settlement_json(result: Settlement, round_: RoundInput) -> dict[str, object]
     }
 
 
-def settlement_text(result: Settlement, round_: RoundInput) -> str:
+def settlement_text(result: Settlement[Setting], round_: RoundInput) -> str:
     """A dealer-readable table of the settlement."""
     lines = [f"bank: position {result.banker}  {format_cards(result.banker_setting.low)} / "
              f"{format_cards(result.banker_setting.high)}"

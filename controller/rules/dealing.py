@@ -6,6 +6,7 @@ banker as 1, 8, 15 and going counter-clockwise; the packets follow in the same d
 positions still receive a packet, which is collected unseen (or offered as a dragon hand)
 (../shared/reference/pai_gow_poker.md section 1, "Deck" and "Seat/dice").
 
+The tile game deals the same way, eight stacks of four to eight positions (``tile_dealing``).
 Positions are table positions with the dealer (the house) at 1.  When a player banks, the count
 starts at the banker's position instead; the house still plays its hand at position 1, so neither
 the banker's position nor position 1 can be vacant.
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import DECK_SIZE, Card, parse_cards
-from .dice import POSITIONS, Dice, first_position
+from .dice import MAX_POSITIONS, POSITIONS, Dice, first_position
 from .errors import CardCountError, NotationError, SettlementError
 
 HAND_SIZE: Final = 7
@@ -85,8 +86,8 @@ class Deal:
 def _check_positions(positions: int, banker: int, vacant: Iterable[int]) -> frozenset[int]:
     if isinstance(positions, bool) or not isinstance(positions, int):
         raise NotationError(f"position count {positions!r} must be a whole number")
-    if not 2 <= positions <= POSITIONS:
-        raise NotationError(f"position count {positions!r} must be 2..{POSITIONS}")
+    if not 2 <= positions <= MAX_POSITIONS:
+        raise NotationError(f"position count {positions!r} must be 2..{MAX_POSITIONS}")
     if isinstance(banker, bool) or not isinstance(banker, int) or not 1 <= banker <= positions:
         raise NotationError(f"banker position {banker!r} is not one of 1..{positions}")
     empty = frozenset(vacant)
@@ -122,6 +123,9 @@ def deal_cards(
 ) -> Deal:
     """The deal with cards: packet k is cards 7(k-1)..7k-1 of the 53-card order; the rest unused."""
     deck = parse_cards(deck_order, DECK_SIZE, what="deck order")
+    if isinstance(positions, int) and HAND_SIZE * positions > DECK_SIZE:
+        raise CardCountError(f"{DECK_SIZE} cards cannot make {positions!r} packets of "
+                             f"{HAND_SIZE}")
     plan = deal(dice, vacant, positions, banker)
     hands = tuple(
         deck[HAND_SIZE * k : HAND_SIZE * (k + 1)] for k in range(plan.positions)

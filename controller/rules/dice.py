@@ -1,8 +1,10 @@
 """The three dice that pick which position receives the first packet.
 
-The banker's position counts as 1, 8 and 15, and the count runs counter-clockwise round the
-table (../shared/reference/pai_gow_poker.md section 1, "Seat/dice").  A roll is the record of
-the "roll" act; its text form is ``3,5,6``.
+The banker's position counts as 1, 8 and 15 at a seven-position Pai Gow Poker table (1, 9 and
+17 at the eight-position tile table), and the count runs counter-clockwise round the table
+(../shared/reference/pai_gow_poker.md section 1, "Seat/dice"; ../shared/reference/pai_gow_tiles.md
+section 6, "Dice and starting position").  A roll is the record of the "roll" act; its text
+form is ``3,5,6``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from typing import Final
 from .errors import NotationError
 
 FACES: Final = range(1, 7)
-POSITIONS: Final = 7  # the banker and six players
+POSITIONS: Final = 7  # Pai Gow Poker: the banker and six players
+TILE_POSITIONS: Final = 8  # Pai Gow tiles: eight stacks, every position counted
+MAX_POSITIONS: Final = max(POSITIONS, TILE_POSITIONS)  # the most positions any table has
 
 
 @dataclass(frozen=True, slots=True)

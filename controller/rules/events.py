@@ -1,11 +1,17 @@
 """The stable, versioned JSON form of every act's record: roll, deal, bet, set, compare, settle.
 
-Each act already returns a frozen record of its own module (``Dice``, ``Deal``, ``Bet``,
-``HandSet``, ``Comparison``, ``Settlement``); this module only gives them one JSON shape:
-``{"type": ..., "v": 1, ...fields}``, cards as canonical text (``"As"``, ``"Jk"``), settings as
-``{"low": [...], "high": [...]}``, money as integer cents.  ``from_json(to_json(e)) == e``.
-Decoding re-checks what it can: a deal is dealt again from its dice and cards, and a settlement's
-recorded nets must match its seats and sum to zero.  Any fault is a NotationError naming it.
+Each act already returns a frozen record of its own module (``Dice``, ``Deal``, ``TileDeal``,
+``Bet``, ``HandSet``, ``Comparison``, ``Settlement``); this module only gives them one JSON
+shape: ``{"type": ..., "v": 1, ...fields}``, cards and tiles as canonical text (``"As"``,
+``"Jk"``, ``"1-2"``), settings as ``{"low": [...], "high": [...]}``, money as integer cents.
+``from_json(to_json(e)) == e``.  Decoding re-checks what it can: a deal is dealt again from its
+dice and cards or tiles, and a settlement's recorded nets must match its seats and sum to zero.
+Any fault is a NotationError naming it.
+
+Both games share the types: a tile table's ``deal``, ``set``, ``compare`` and ``settle`` records
+carry ``"game": "tiles"`` (settings hold tile codes, a deal holds ``"stacks"`` of four tiles
+instead of ``"hands"``); without a ``game`` field a record is Pai Gow Poker's, as every record
+written before the tile game existed.  ``roll`` and ``bet`` are the same for both games.
 """
 
 from __future__ import annotations
@@ -13,19 +19,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
+from .bank import SeatResult, Settlement
 from .cards import Card, parse_cards
-from .comparison import Comparison, HandResult, Outcome, Reason, Side
 from .dealing import Deal, deal, deal_cards
-from .dice import Dice
+from .dice import TILE_POSITIONS, Dice
 from .errors import NotationError, RulesError
 from .fortune import FortuneResult, Line
 from .seat import Bet, HandSet, SetBy
 from .setting import Setting
-from .settlement import SeatResult, Settlement
+from .showdown import Comparison, HandResult, Outcome, Reason, Side
+from .tile_dealing import TileDeal, deal_tiles
+from .tile_setting import TileSetting
+from .tiles import Tile, parse_tiles
 
 SCHEMA_VERSION: Final = 1
-Event = Dice | Deal | Bet | HandSet | Comparison | Settlement
+GAMES: Final = ("poker", "tiles")  # values of a record's "game" field; absent means poker
+Event = Dice | Deal | TileDeal | Bet | HandSet[Any] | Comparison[Any] | Settlement[Any]
 """Any record the rules core's acts return."""
+AnySetting = Setting | TileSetting
+"""A setting of either game."""
 
 Json = dict[str, Any]
 """A decoded JSON object."""
@@ -34,12 +46,19 @@ _T = TypeVar("_T")
 
 # --- encoding -----------------------------------------------------------------------------------
 
-def _cards(cards: Sequence[Card]) -> list[str]:
-    return [str(c) for c in cards]
+def _texts(pieces: Sequence[Card] | Sequence[Tile]) -> list[str]:
+    return [str(c) for c in pieces]
 
 
-def _setting(setting: Setting | None) -> Json | None:
-    return None if setting is None else {"low": _cards(setting.low), "high": _cards(setting.high)}
+def _setting(setting: AnySetting | None) -> Json | None:
+    if setting is None:
+        return None
+    return {"low": _texts(setting.low), "high": _texts(setting.high)}
+
+
+def _game(setting: object) -> Json:
+    """The ``game`` field of a record holding this setting: none for poker."""
+    return {"game": "tiles"} if isinstance(setting, TileSetting) else {}
 
 
 def _hand(result: HandResult | None) -> Json | None:
@@ -50,7 +69,12 @@ def _bet(bet: Bet) -> Json:
     return {"position": bet.position, "wager": bet.wager, "fortune": bet.fortune}
 
 
-def _comparison(c: Comparison) -> Json:
+def _set(h: HandSet[AnySetting]) -> Json:
+    return {**_game(h.setting), "position": h.position, "setting": _setting(h.setting),
+            "by": h.by.value}
+
+
+def _comparison_fields(c: Comparison[AnySetting]) -> Json:
     return {
         "position": c.position, "setting": _setting(c.setting), "outcome": c.outcome.value,
         "reason": c.reason.value, "high": _hand(c.high), "low": _hand(c.low),
@@ -58,22 +82,34 @@ def _comparison(c: Comparison) -> Json:
     }
 
 
-def _deal(d: Deal) -> Json:
-    out: Json = {
+def _comparison(c: Comparison[AnySetting]) -> Json:
+    return {**_game(c.setting), **_comparison_fields(c)}
+
+
+def _plan(d: Deal) -> Json:
+    return {
         "dice": list(d.dice.faces), "positions": d.positions, "banker": d.banker,
         "vacant": sorted(d.vacant), "receivers": list(d.receivers),
     }
+
+
+def _deal(d: Deal) -> Json:
+    out = _plan(d)
     if d.hands:
-        out["hands"] = [_cards(h) for h in d.hands]
-        out["unused"] = _cards(d.unused)
+        out["hands"] = [_texts(h) for h in d.hands]
+        out["unused"] = _texts(d.unused)
     return out
 
 
-def _seat(s: SeatResult) -> Json:
+def _tile_deal(d: TileDeal) -> Json:
+    return {"game": "tiles", **_plan(d.plan), "stacks": [_texts(s) for s in d.stacks]}
+
+
+def _seat(s: SeatResult[AnySetting]) -> Json:
     fortune = s.fortune
     return {
         "bet": _bet(s.bet),
-        "comparison": None if s.comparison is None else _comparison(s.comparison),
+        "comparison": None if s.comparison is None else _comparison_fields(s.comparison),
         "commission": s.commission,
         "fortune": None if fortune is None else {
             "line": fortune.line.value, "wager": fortune.wager, "odds": fortune.odds,
@@ -82,8 +118,9 @@ def _seat(s: SeatResult) -> Json:
     }
 
 
-def _settlement(s: Settlement) -> Json:
+def _settlement(s: Settlement[AnySetting]) -> Json:
     return {
+        **_game(s.banker_setting),
         "banker": s.banker, "banker_setting": _setting(s.banker_setting),
         "banker_commission": s.banker_commission, "banker_fouled": s.banker_fouled,
         "banker_reset_from": _setting(s.banker_reset_from), "variant_push": s.variant_push,
@@ -97,9 +134,9 @@ def to_json(event: Event) -> Json:
     encoders: tuple[tuple[str, type[Any], Callable[[Any], Json]], ...] = (
         ("roll", Dice, lambda d: {"dice": list(d.faces)}),
         ("deal", Deal, _deal),
+        ("deal", TileDeal, _tile_deal),
         ("bet", Bet, _bet),
-        ("set", HandSet, lambda h: {"position": h.position, "setting": _setting(h.setting),
-                                    "by": h.by.value}),
+        ("set", HandSet, _set),
         ("compare", Comparison, _comparison),
         ("settle", Settlement, _settlement),
     )
@@ -130,23 +167,37 @@ def _ints(values: list[Any], key: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _read_cards(values: list[Any], key: str) -> tuple[Card, ...]:
+def _strings(values: list[Any], key: str) -> list[str]:
     if not all(isinstance(v, str) for v in values):
-        raise NotationError(f"field {key!r} must hold card texts, not {values!r}")
-    return parse_cards(values, what=key)
+        raise NotationError(f"field {key!r} must hold card or tile texts, not {values!r}")
+    return values
 
 
-def _setting_of(data: Mapping[str, Any]) -> Setting:
-    low = _read_cards(_get(data, "low", list), "low")
-    return Setting.of(low, _read_cards(_get(data, "high", list), "high"))
+def _read_cards(values: list[Any], key: str) -> tuple[Card, ...]:
+    return parse_cards(_strings(values, key), what=key)
 
 
-def _read_setting(data: Mapping[str, Any] | None) -> Setting | None:
-    return None if data is None else _setting_of(data)
+def _game_of(data: Mapping[str, Any]) -> str:
+    game = data.get("game", "poker")
+    if game not in GAMES:
+        raise NotationError(f"unknown game {game!r}; known: {list(GAMES)}")
+    return str(game)
 
 
-def _need_setting(data: Mapping[str, Any], key: str) -> Setting:
-    return _setting_of(_get(data, key, dict))
+def _setting_of(data: Mapping[str, Any], game: str) -> AnySetting:
+    low, high = _get(data, "low", list), _get(data, "high", list)
+    if game == "tiles":
+        return TileSetting.of(parse_tiles(_strings(low, "low"), 2, what="low hand"),
+                              parse_tiles(_strings(high, "high"), 2, what="high hand"))
+    return Setting.of(_read_cards(low, "low"), _read_cards(high, "high"))
+
+
+def _read_setting(data: Mapping[str, Any] | None, game: str) -> AnySetting | None:
+    return None if data is None else _setting_of(data, game)
+
+
+def _need_setting(data: Mapping[str, Any], key: str, game: str) -> AnySetting:
+    return _setting_of(_get(data, key, dict), game)
 
 
 def _read_hand(data: Mapping[str, Any] | None) -> HandResult | None:
@@ -159,42 +210,65 @@ def _read_bet(data: Mapping[str, Any]) -> Bet:
     return Bet(_get(data, "position", int), _get(data, "wager", int), _get(data, "fortune", int))
 
 
-def _read_comparison(data: Mapping[str, Any]) -> Comparison:
+def _read_set(data: Mapping[str, Any]) -> HandSet[AnySetting]:
+    game = _game_of(data)
+    return HandSet(_get(data, "position", int), _need_setting(data, "setting", game),
+                   SetBy(_get(data, "by", str)))
+
+
+def _read_comparison(data: Mapping[str, Any], game: str | None = None) -> Comparison[AnySetting]:
+    game = game or _game_of(data)
     return Comparison(
-        position=_get(data, "position", int), setting=_need_setting(data, "setting"),
+        position=_get(data, "position", int), setting=_need_setting(data, "setting", game),
         outcome=Outcome(_get(data, "outcome", str)), reason=Reason(_get(data, "reason", str)),
         high=_read_hand(_maybe(data, "high", dict)), low=_read_hand(_maybe(data, "low", dict)),
-        reset_from=_read_setting(_maybe(data, "reset_from", dict)),
+        reset_from=_read_setting(_maybe(data, "reset_from", dict), game),
     )
 
 
-def _read_deal(data: Mapping[str, Any]) -> Deal:
-    dice = Dice.of(_ints(_get(data, "dice", list), "dice"))
-    vacant = _ints(_get(data, "vacant", list), "vacant")
-    positions, banker = _get(data, "positions", int), _get(data, "banker", int)
-    if "hands" in data:
-        packets = tuple(_read_cards(h, "hands") for h in _get(data, "hands", list))
-        unused = _read_cards(_get(data, "unused", list), "unused")
-        order = [c for packet in packets for c in packet] + list(unused)
-        made = deal_cards(order, dice, vacant, positions, banker)
-        if made.hands != packets:
-            raise NotationError(f"deal packets must hold seven cards each: {data['hands']!r}")
-    else:
-        made = deal(dice, vacant, positions, banker)
-    receivers = _ints(_get(data, "receivers", list), "receivers")
-    if receivers != made.receivers:
-        raise NotationError(f"deal receivers {list(receivers)!r} do not follow from dice "
-                            f"{str(dice)!r}: expected {list(made.receivers)!r}")
+def _read_tile_deal(data: Mapping[str, Any], dice: Dice, vacant: tuple[int, ...],
+                    positions: int, banker: int) -> TileDeal:
+    if positions != TILE_POSITIONS:
+        raise NotationError(f"a tile deal has {TILE_POSITIONS} positions, not {positions!r}")
+    stacks = tuple(tuple(parse_tiles(_strings(s, "stacks"), what="stack"))
+                   for s in _get(data, "stacks", list))
+    made = deal_tiles([t for stack in stacks for t in stack], dice, vacant, banker)
+    if made.stacks != stacks:
+        raise NotationError(f"deal stacks must hold four tiles each: {data['stacks']!r}")
     return made
 
 
-def _read_seat(data: Mapping[str, Any]) -> SeatResult:
+def _read_deal(data: Mapping[str, Any]) -> Deal | TileDeal:
+    dice = Dice.of(_ints(_get(data, "dice", list), "dice"))
+    vacant = _ints(_get(data, "vacant", list), "vacant")
+    positions, banker = _get(data, "positions", int), _get(data, "banker", int)
+    made: Deal | TileDeal
+    if _game_of(data) == "tiles":
+        made = _read_tile_deal(data, dice, vacant, positions, banker)
+        plan = made.plan
+    elif "hands" in data:
+        packets = tuple(_read_cards(h, "hands") for h in _get(data, "hands", list))
+        unused = _read_cards(_get(data, "unused", list), "unused")
+        order = [c for packet in packets for c in packet] + list(unused)
+        made = plan = deal_cards(order, dice, vacant, positions, banker)
+        if made.hands != packets:
+            raise NotationError(f"deal packets must hold seven cards each: {data['hands']!r}")
+    else:
+        made = plan = deal(dice, vacant, positions, banker)
+    receivers = _ints(_get(data, "receivers", list), "receivers")
+    if receivers != plan.receivers:
+        raise NotationError(f"deal receivers {list(receivers)!r} do not follow from dice "
+                            f"{str(dice)!r}: expected {list(plan.receivers)!r}")
+    return made
+
+
+def _read_seat(data: Mapping[str, Any], game: str) -> SeatResult[AnySetting]:
     raw = _maybe(data, "comparison", dict)
     fortune = _maybe(data, "fortune", dict)
     odds = None if fortune is None else _maybe(fortune, "odds", int)
     return SeatResult(
         bet=_read_bet(_get(data, "bet", dict)),
-        comparison=None if raw is None else _read_comparison(raw),
+        comparison=None if raw is None else _read_comparison(raw, game),
         commission=_get(data, "commission", int),
         fortune=None if fortune is None else FortuneResult(
             Line(_get(fortune, "line", str)), _get(fortune, "wager", int), odds),
@@ -202,13 +276,15 @@ def _read_seat(data: Mapping[str, Any]) -> SeatResult:
     )
 
 
-def _read_settlement(data: Mapping[str, Any]) -> Settlement:
+def _read_settlement(data: Mapping[str, Any]) -> Settlement[AnySetting]:
+    game = _game_of(data)
     made = Settlement(
-        banker=_get(data, "banker", int), banker_setting=_need_setting(data, "banker_setting"),
-        seats=tuple(_read_seat(s) for s in _get(data, "seats", list)),
+        banker=_get(data, "banker", int),
+        banker_setting=_need_setting(data, "banker_setting", game),
+        seats=tuple(_read_seat(s, game) for s in _get(data, "seats", list)),
         banker_commission=_get(data, "banker_commission", int),
         banker_fouled=_get(data, "banker_fouled", bool),
-        banker_reset_from=_read_setting(_maybe(data, "banker_reset_from", dict)),
+        banker_reset_from=_read_setting(_maybe(data, "banker_reset_from", dict), game),
         variant_push=_get(data, "variant_push", bool),
     )
     net = {str(p): n for p, n in sorted(made.net_by_position().items())}
@@ -223,8 +299,7 @@ _DECODERS: Final[Mapping[str, Callable[[Mapping[str, Any]], Event]]] = {
     "roll": lambda d: Dice.of(_ints(_get(d, "dice", list), "dice")),
     "deal": _read_deal,
     "bet": _read_bet,
-    "set": lambda d: HandSet(_get(d, "position", int), _need_setting(d, "setting"),
-                             SetBy(_get(d, "by", str))),
+    "set": _read_set,
     "compare": _read_comparison,
     "settle": _read_settlement,
 }

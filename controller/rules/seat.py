@@ -1,14 +1,20 @@
-"""What a position puts on the table: its bets (within the table limits) and its set hand."""
+"""What a position puts on the table: its bets (within the table limits) and its set hand.
+
+Both games use these records: a ``HandSet`` holds a card ``Setting`` or a ``TileSetting``.
+Positions run 1..8 here (the tile table has eight); each game's settlement checks its own count.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Generic, TypeVar
 
-from .dice import POSITIONS
+from .dice import MAX_POSITIONS
 from .errors import ProfileError, SettlementError
-from .setting import Setting
+
+S = TypeVar("S")
 
 
 def _cents(value: object, what: str) -> int:
@@ -18,8 +24,8 @@ def _cents(value: object, what: str) -> int:
 
 
 def _position(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= POSITIONS:
-        raise SettlementError(f"position {value!r} is not one of 1..{POSITIONS}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_POSITIONS:
+        raise SettlementError(f"position {value!r} is not one of 1..{MAX_POSITIONS}")
     return value
 
 
@@ -45,11 +51,11 @@ class Bet:
 
 
 @dataclass(frozen=True, slots=True)
-class HandSet:
-    """Record of the set act: the setting a position plays and who set it."""
+class HandSet(Generic[S]):
+    """Record of the set act: the setting (cards or tiles) a position plays and who set it."""
 
     position: int
-    setting: Setting
+    setting: S
     by: SetBy = SetBy.PLAYER
 
     def __post_init__(self) -> None:

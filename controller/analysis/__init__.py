@@ -1,0 +1,13 @@
+"""Exact odds by enumeration (numpy): outside the pure rules core, built on it."""
+
+from __future__ import annotations
+
+from .progress import Progress, ProgressBar
+from .strategy import AnalysisError, TileStrategy
+from .tiles_odds import MATCHUPS, ClassOdds, Outcome, TileOdds, analyze_tiles, enumerate_odds
+from .ways import OPTIMAL
+
+__all__ = [
+    "MATCHUPS", "OPTIMAL", "AnalysisError", "ClassOdds", "Outcome", "Progress", "ProgressBar",
+    "TileOdds", "TileStrategy", "analyze_tiles", "enumerate_odds",
+]

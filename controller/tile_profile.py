@@ -1,0 +1,104 @@
+"""Tile-table profiles: ``game = "tiles"`` files under ``config/profiles/``, validated once.
+
+A tile profile names the house way, the ranking ruleset (``gee_joon_tie``: how a single Gee Joon
+tile ranks in a tie, ../shared/reference/pai_gow_tiles.md section 2.6), how the main wager
+settles (commission with its rounding, foul policy, limits) and the eight positions.  Unknown
+keys are errors, as for the Pai Gow Poker profiles (``profile``); a tile table takes no side bets.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .catalog import load_tile_way
+from .errors import ConfigError
+from .profile import profile_dir, profile_names
+from .rules.bank import BankRules
+from .rules.dice import TILE_POSITIONS
+from .rules.errors import RulesError
+from .rules.showdown import FoulPolicy
+from .rules.tile_hands import TileRules
+
+DEFAULT_TILE_PROFILE = "tiles-classic"
+_KEYS = {"name", "title", "game", "house_way", "positions", "ruleset", "settlement"}
+
+
+@dataclass(frozen=True, slots=True)
+class TileProfile:
+    """A validated tile-table profile."""
+
+    name: str
+    title: str
+    house_way: str
+    ruleset: TileRules
+    settlement: BankRules
+    positions: int = TILE_POSITIONS
+    game: str = "tiles"
+
+    @property
+    def resets_fouls(self) -> bool:
+        """True when a foul is re-set by the house way rather than lost."""
+        return self.settlement.foul is FoulPolicy.HOUSE_WAY
+
+
+def tile_profile_names() -> list[str]:
+    """The names of the shipped tile-table profiles."""
+    return profile_names("tiles")
+
+
+def _table(data: Mapping[str, object], key: str, where: str) -> dict[str, object]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: [{key}] must be a table, not {value!r}")
+    return value
+
+
+def parse_tile_profile(text: str, where: str) -> TileProfile:
+    """Validate a tile profile's TOML text; every error names the file and the bad key or value."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{where}: bad TOML: {err}") from err
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(_KEYS)}")
+    if data.get("game") != "tiles":
+        raise ConfigError(f"{where}: game {data.get('game')!r}: a tile profile says "
+                          f"game = 'tiles'")
+    for key in ("name", "title", "house_way"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise ConfigError(f"{where}: {key!r} must be a non-empty string, got "
+                              f"{data.get(key)!r}")
+    positions = data.get("positions", TILE_POSITIONS)
+    if positions != TILE_POSITIONS:
+        raise ConfigError(f"{where}: positions {positions!r}: a Pai Gow tiles table has "
+                          f"{TILE_POSITIONS}")
+    try:
+        ruleset = TileRules.from_mapping(_table(data, "ruleset", where))
+        settlement = BankRules.from_mapping(_table(data, "settlement", where))
+        load_tile_way(str(data["house_way"]))
+    except RulesError as err:
+        raise ConfigError(f"{where}: {err}") from err
+    return TileProfile(str(data["name"]), str(data["title"]), str(data["house_way"]), ruleset,
+                       settlement)
+
+
+@cache
+def load_tile_profile(name: str = DEFAULT_TILE_PROFILE) -> TileProfile:
+    """Load a shipped tile profile by name, or a profile file by path."""
+    path = Path(name) if name.endswith(".toml") else profile_dir() / f"{name}.toml"
+    if not path.is_file():
+        raise ConfigError(f"unknown tile profile {name!r}; known: "
+                          f"{', '.join(tile_profile_names())}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"cannot read profile {str(path)!r}: {err.strerror}") from err
+    profile = parse_tile_profile(text, str(path))
+    if path.stem != profile.name:
+        raise ConfigError(f"{path}: its name {profile.name!r} differs from the file name")
+    return profile

@@ -1,0 +1,206 @@
+"""Reading a Pai Gow tiles round to settle (``paigow settle ROUND.json``) and reporting it.
+
+Input, as for the cards (``round_file``) with ``"game": "tiles"``::
+
+    {"game": "tiles",
+     "profile": "tiles-classic",        optional, default "tiles-classic"
+     "way": "foxwoods",                 optional, the profile's house way by default
+     "banker": 1,                       optional, 1 = the house
+     "bank": "500.00",                  optional, what a player-banker puts up
+     "hands": {"1": "6-6 4-5 1-2 3-3",           four tiles: set by the house way
+               "2": "1-2 3-3 / 6-6 4-5"},        LOW / HIGH: as the player set it
+     "bets": [{"position": 2, "wager": "25.00"}]}
+
+Four tiles are set by the round's tile house way (``catalog.tile_engine``), which also re-sets
+a foul under the foul policy "house_way".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .catalog import tile_engine
+from .errors import ConfigError
+from .round_file import read_money, read_position
+from .rules.bank import Settlement
+from .rules.errors import NotationError, RulesError
+from .rules.money import format_money
+from .rules.seat import Bet, HandSet, SetBy
+from .rules.tile_comparison import TileReset
+from .rules.tile_hands import TileRules, describe
+from .rules.tile_setting import TileSetting, four
+from .rules.tile_settlement import settle_tiles
+from .rules.tiles import Tile, check_one_set, format_tiles
+from .tile_profile import DEFAULT_TILE_PROFILE, TileProfile, load_tile_profile
+
+_KEYS = {"game", "profile", "way", "banker", "bank", "hands", "bets"}
+
+
+def tile_house_way(name: str, rules: TileRules) -> TileReset:
+    """The named tile house way as a callable on four tiles; HouseWayError names an unknown one."""
+    engine = tile_engine(name, rules)
+
+    def set_tiles(tiles: Sequence[Tile]) -> TileSetting:
+        return engine.set_hand(tiles).setting.setting
+
+    return set_tiles
+
+
+@dataclass(frozen=True, slots=True)
+class TileRoundInput:
+    """A validated tile round: profile, house way, hands and bets."""
+
+    profile: TileProfile
+    way: str
+    house_way: TileReset
+    banker: int
+    bank: int | None
+    hands: tuple[HandSet[TileSetting], ...]
+    bets: tuple[Bet, ...]
+
+
+def is_tile_round(text: str) -> bool:
+    """True when a round's JSON text says ``"game": "tiles"`` (bad JSON: False, the card
+    reader names the fault)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("game") == "tiles"
+
+
+def _hand(position: int, value: object, house_way: TileReset) -> HandSet[TileSetting]:
+    if isinstance(value, dict):
+        value = value.get("setting") or value.get("tiles")
+    if not isinstance(value, str):
+        raise NotationError(f"hand of position {position} must be text, not {value!r}")
+    try:
+        if "/" in value:
+            return HandSet(position, TileSetting.parse(value), SetBy.PLAYER)
+        return HandSet(position, house_way(four(value)), SetBy.HOUSE_WAY)
+    except RulesError as err:
+        raise NotationError(f"position {position}: {err}") from err
+
+
+def _bets(raw: object) -> tuple[Bet, ...]:
+    if not isinstance(raw, list):
+        raise NotationError(f"'bets' must be a list, not {raw!r}")
+    bets = []
+    for bet in raw:
+        if not isinstance(bet, Mapping) or "position" not in bet:
+            raise NotationError(f"a bet needs a position and a wager: {bet!r}")
+        position = read_position(bet["position"])
+        extra = sorted(set(bet) - {"position", "wager"})
+        if extra:
+            raise NotationError(f"unknown bet key {extra[0]!r} at position {position} "
+                                f"(a tile table takes no side bets)")
+        bets.append(Bet(position, read_money(bet.get("wager", 0), f"wager at {position}")))
+    return tuple(bets)
+
+
+def read_tile_round(data: Mapping[str, Any]) -> TileRoundInput:
+    """Validate a tile round mapping; errors name the offending key, position or tile."""
+    if not isinstance(data, Mapping):
+        raise NotationError(f"a round must be a JSON object, not {data!r}")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise NotationError(f"unknown round key {unknown[0]!r}; known: {sorted(_KEYS)}")
+    if data.get("game") != "tiles":
+        raise NotationError(f"game {data.get('game')!r}: this reads tile rounds")
+    profile = load_tile_profile(str(data.get("profile", DEFAULT_TILE_PROFILE)))
+    way = str(data.get("way") or profile.house_way)
+    house_way = tile_house_way(way, profile.ruleset)
+    hands_raw = data.get("hands")
+    if not isinstance(hands_raw, Mapping) or not hands_raw:
+        raise NotationError("a round needs 'hands': {position: four tiles or 'LOW / HIGH'}")
+    hands = tuple(_hand(read_position(k), v, house_way) for k, v in hands_raw.items())
+    check_one_set((t for h in hands for t in h.setting.tiles), "the round's hands")
+    bank = read_money(data["bank"], "bank") if "bank" in data else None
+    banker = read_position(data.get("banker", 1))
+    return TileRoundInput(profile, way, house_way, banker, bank, hands,
+                          _bets(data.get("bets", [])))
+
+
+def load_tile_round(text: str, where: str) -> TileRoundInput:
+    """Parse a tile round's JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"{where}: not JSON: {err}") from err
+    try:
+        return read_tile_round(data)
+    except RulesError as err:
+        raise ConfigError(f"{where}: {err}") from err
+
+
+def settle_tile_round(round_: TileRoundInput) -> Settlement[TileSetting]:
+    """Settle a validated tile round under its profile."""
+    return settle_tiles(round_.hands, round_.bets, round_.profile.ruleset,
+                        round_.profile.settlement, banker=round_.banker,
+                        reset=round_.house_way, bank=round_.bank)
+
+
+def _codes(hand: tuple[object, ...]) -> list[str]:
+    return [str(t) for t in hand]
+
+
+def tile_settlement_json(
+    result: Settlement[TileSetting], round_: TileRoundInput
+) -> dict[str, object]:
+    """The ``--json`` shape of ``paigow settle`` for tiles: per seat outcome and payout, in
+    cents, hands as tile codes with their ranks in words."""
+    rules = round_.profile.ruleset
+    seats = []
+    for seat in result.seats:
+        c = seat.comparison
+        seats.append({
+            "position": seat.bet.position,
+            "wager": seat.bet.wager,
+            "outcome": c.outcome.value if c else None,
+            "reason": c.reason.value if c else None,
+            "low": _codes(c.setting.low) if c else None,
+            "high": _codes(c.setting.high) if c else None,
+            "low_rank": describe(c.setting.low, rules) if c else None,
+            "high_rank": describe(c.setting.high, rules) if c else None,
+            "reset_from": str(c.reset_from) if c and c.reset_from else None,
+            "commission": seat.commission,
+            "payout": seat.gross - seat.commission,
+            "net": seat.net,
+        })
+    banker = result.banker_setting
+    return {
+        "game": "tiles",
+        "profile": round_.profile.name,
+        "way": round_.way,
+        "banker": result.banker,
+        "banker_low": _codes(banker.low),
+        "banker_high": _codes(banker.high),
+        "banker_low_rank": describe(banker.low, rules),
+        "banker_high_rank": describe(banker.high, rules),
+        "banker_fouled": result.banker_fouled,
+        "seats": seats,
+        "banker_commission": result.banker_commission,
+        "commission_total": result.commission_total,
+        "net_by_position": {str(k): v for k, v in sorted(result.net_by_position().items())},
+    }
+
+
+def tile_settlement_text(result: Settlement[TileSetting], round_: TileRoundInput) -> str:
+    """A dealer-readable table of a tile settlement."""
+    rules = round_.profile.ruleset
+    bank = result.banker_setting
+    lines = [f"bank: position {result.banker}  {format_tiles(bank.low)} / "
+             f"{format_tiles(bank.high)}  ({describe(bank.low, rules)} / "
+             f"{describe(bank.high, rules)})" + ("  foul" if result.banker_fouled else "")]
+    for seat in result.seats:
+        c = seat.comparison
+        outcome = f"{c.outcome.value:<4} ({c.reason.value})" if c else "banker"
+        hands = f"{c.setting!s:<19}" if c else " " * 19
+        lines.append(f"position {seat.bet.position}: {hands} wager "
+                     f"{format_money(seat.bet.wager):>8}  {outcome:<17} commission "
+                     f"{format_money(seat.commission):>6}  net {format_money(seat.net):>9}")
+    lines.append(f"commission to the house: {format_money(result.commission_total)}")
+    return "\n".join(lines)
