@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .catalog import poker_way_names, tile_engine
+from .catalog import load_tile_way, poker_way_names, tile_way_names
+from .commands import tiles
+from .commands.common import UsageError, compare_pairs, read_lines
 from .demo import describe_round, play_round
 from .errors import ControllerError
 from .profile import DEFAULT_PROFILE, load_profile, profile_names
@@ -17,48 +19,22 @@ from .round_file import load_round, settle_round, settlement_json, settlement_te
 from .rules.cards import check_distinct, parse_cards
 from .rules.comparison import compare_hands
 from .rules.dealing import deal, parse_positions
-from .rules.dice import TILE_POSITIONS, Dice
+from .rules.dice import Dice
 from .rules.errors import CardCountError, RulesError
 from .rules.events import to_json
 from .rules.house_way import HouseWayChoice
 from .rules.money import parse_money
 from .rules.poker_eval import describe
 from .rules.setting import seven
-from .rules.tile_comparison import compare_tile_hands
-from .rules.tile_hands import describe as describe_tiles
-from .rules.tile_setting import four
-from .rules.tiles import format_tiles, parse_tiles
-from .tile_profile import DEFAULT_TILE_PROFILE, load_tile_profile
-from .tile_round import (
-    is_tile_round,
-    load_tile_round,
-    settle_tile_round,
-    tile_settlement_json,
-    tile_settlement_text,
-)
+from .tile_profile import DEFAULT_TILE_PROFILE
+from .tile_round import is_tile_round
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-class UsageError(Exception):
-    """A command-line mistake: reported in one line with exit status 2."""
 
 
 def _fail(message: str) -> NoReturn:
     print(f"paigow: error: {message}", file=sys.stderr)
     raise SystemExit(2)
-
-
-def _lines(path: str) -> Iterator[tuple[int, str]]:
-    """Non-blank, non-comment lines of a file (``-`` for standard input), numbered."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot read {path!r}: {err.strerror}") from err
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.split("#", 1)[0].strip()
-        if stripped:
-            yield number, stripped
 
 
 def _choice_json(cards: str, way: str, choice: HouseWayChoice) -> dict[str, object]:
@@ -79,11 +55,11 @@ def _choice_json(cards: str, way: str, choice: HouseWayChoice) -> dict[str, obje
 def cmd_set(args: argparse.Namespace) -> int:
     """Set seven-card hands (or four tiles) by a house way."""
     if args.game == "tiles":
-        return cmd_set_tiles(args)
+        return tiles.set_tiles(args)
     engine = load_profile(args.profile or DEFAULT_PROFILE).engine(args.way)
     way = engine.way.name
     if args.file:
-        hands = [(f"{args.file}:{n}", line) for n, line in _lines(args.file)]
+        hands = [(f"{args.file}:{n}", line) for n, line in read_lines(args.file)]
     elif args.cards:
         hands = [("command line", " ".join(args.cards))]
     else:
@@ -106,59 +82,12 @@ def cmd_set(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_set_tiles(args: argparse.Namespace) -> int:
-    """Set four tiles by a tile house way (default: the tile profile's, Foxwoods)."""
-    profile = load_tile_profile(args.profile or DEFAULT_TILE_PROFILE)
-    engine = tile_engine(args.way or profile.house_way, profile.ruleset)
-    if args.file:
-        hands = [(f"{args.file}:{n}", line) for n, line in _lines(args.file)]
-    elif args.cards:
-        hands = [("command line", " ".join(args.cards))]
-    else:
-        raise UsageError("give four tiles (e.g. 6-6 4-5 1-2 3-3) or --file F")
-    for where, text in hands:
-        try:
-            tiles = four(text)
-            choice = engine.set_hand(tiles)
-        except RulesError as err:
-            raise UsageError(f"{where}: {err}") from err
-        low_words, high_words = choice.setting.words(profile.ruleset)
-        setting = choice.setting.setting
-        if args.json:
-            print(json.dumps({
-                "tiles": [str(t) for t in tiles], "way": engine.way.name,
-                "low": [str(t) for t in setting.low], "high": [str(t) for t in setting.high],
-                "low_rank": low_words, "high_rank": high_words,
-                "rule": choice.rule, "source": choice.source,
-            }))
-        else:
-            print(f"low  {format_tiles(setting.low):<8} {low_words}")
-            print(f"high {format_tiles(setting.high):<8} {high_words}")
-            print(f"rule {choice.rule}: {choice.source}")
-    return 0
-
-
-def _compare_pairs(args: argparse.Namespace, example: str) -> list[tuple[str, str, str]]:
-    """(where, player text, banker text) from the command line or the lines of --file."""
-    if args.file:
-        pairs = []
-        for n, line in _lines(args.file):
-            parts = line.split("|")
-            if len(parts) != 2:
-                raise UsageError(f"{args.file}:{n}: expected 'PLAYER | BANKER', got {line!r}")
-            pairs.append((f"{args.file}:{n}", parts[0], parts[1]))
-        return pairs
-    if len(args.hands) == 2:
-        return [("command line", args.hands[0], args.hands[1])]
-    raise UsageError(f"give two hands ({example}) or --file F")
-
-
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compare a player's hand with the banker's (two or five cards each, or two tiles)."""
     if args.game == "tiles":
-        return _compare_tiles(args)
+        return tiles.compare_tiles(args)
     evaluator = load_profile(args.profile or DEFAULT_PROFILE).evaluator()
-    for where, player_text, banker_text in _compare_pairs(args, '"Ah Kd" "Qs Qd"'):
+    for where, player_text, banker_text in compare_pairs(args, '"Ah Kd" "Qs Qd"'):
         try:
             player = parse_cards(player_text, what="player hand")
             banker = parse_cards(banker_text, what="banker hand")
@@ -186,31 +115,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _compare_tiles(args: argparse.Namespace) -> int:
-    """Compare a player's two-tile hand with the banker's; copies and 0-0 go to the banker."""
-    rules = load_tile_profile(args.profile or DEFAULT_TILE_PROFILE).ruleset
-    for where, player_text, banker_text in _compare_pairs(args, '"6-6 4-5" "1-1 3-6"'):
-        try:
-            player = parse_tiles(player_text, 2, what="player hand")
-            banker = parse_tiles(banker_text, 2, what="banker hand")
-            result = compare_tile_hands(player, banker, rules)
-        except RulesError as err:
-            raise UsageError(f"{where}: {err}") from err
-        obj = {
-            "player": [str(t) for t in player], "banker": [str(t) for t in banker],
-            "winner": result.winner.value, "copy": result.copy,
-            "player_rank": describe_tiles(player, rules),
-            "banker_rank": describe_tiles(banker, rules),
-        }
-        if args.json:
-            print(json.dumps(obj))
-        else:
-            note = " (copy: ties and every 0-0 go to the banker)" if result.copy else ""
-            print(f"{result.winner.value} wins{note}: player {obj['player_rank']}, "
-                  f"banker {obj['banker_rank']}")
-    return 0
-
-
 def cmd_settle(args: argparse.Namespace) -> int:
     """Settle a round given as JSON: outcome and payout per seat."""
     try:
@@ -218,7 +122,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
     except OSError as err:
         raise UsageError(f"cannot read {args.round!r}: {err.strerror}") from err
     if is_tile_round(raw):
-        return _settle_tiles(args, raw)
+        return tiles.settle_tiles(args, raw)
     round_ = load_round(raw, args.round)
     try:
         result = settle_round(round_)
@@ -231,45 +135,10 @@ def cmd_settle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settle_tiles(args: argparse.Namespace, raw: str) -> int:
-    """Settle a Pai Gow tiles round (``"game": "tiles"``)."""
-    round_ = load_tile_round(raw, args.round)
-    try:
-        result = settle_tile_round(round_)
-    except RulesError as err:
-        raise UsageError(f"{args.round}: {err}") from err
-    if args.json:
-        print(json.dumps(tile_settlement_json(result, round_)))
-    else:
-        print(tile_settlement_text(result, round_))
-    return 0
-
-
-def _deal_tiles(args: argparse.Namespace) -> int:
-    """Which position receives which of the eight stacks, from the dice."""
-    vacant = parse_positions(args.vacant) if args.vacant else ()
-    record = deal(Dice.parse(args.dice), vacant, TILE_POSITIONS)
-    if args.json:
-        print(json.dumps({
-            "game": "tiles", "dice": list(record.dice.faces), "total": record.dice.total,
-            "first": record.first,
-            "stacks": [{"stack": p.number, "position": p.position, "collect": p.collect}
-                       for p in record.packets],
-        }))
-        return 0
-    print(f"dice {record.dice} = {record.dice.total}: stack 1 goes to position {record.first}")
-    for packet in record.packets:
-        who = "banker (dealer)" if packet.position == 1 else f"position {packet.position}"
-        note = "  (vacant: discarded)" if packet.collect else ""
-        print(f"stack {packet.number} -> {who}{note}")
-    print("all 32 tiles dealt")
-    return 0
-
-
 def cmd_deal(args: argparse.Namespace) -> int:
     """Which position receives which packet (or stack of tiles), from the dice."""
     if args.game == "tiles":
-        return _deal_tiles(args)
+        return tiles.deal_tiles(args)
     record = deal(Dice.parse(args.dice), parse_positions(args.vacant) if args.vacant else ())
     if args.json:
         print(json.dumps({
@@ -307,14 +176,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_ways(args: argparse.Namespace) -> int:
-    """List the shipped house ways."""
-    for name in poker_way_names():
-        way = load_profile(DEFAULT_PROFILE).engine(name).way
+    """List the shipped house ways of both games."""
+    rows = [("poker", name, load_profile(DEFAULT_PROFILE).engine(name).way)
+            for name in poker_way_names()]
+    listed = [(game, name, way.title, way.version, way.source) for game, name, way in rows]
+    listed += [("tiles", name, w.title, w.version, w.source)
+               for name in tile_way_names() for w in [load_tile_way(name)]]
+    for game, name, title, version, source in listed:
         if args.json:
-            print(json.dumps({"game": "poker", "name": name, "title": way.title,
-                              "version": way.version, "source": way.source}))
+            print(json.dumps({"game": game, "name": name, "title": title, "version": version,
+                              "source": source}))
         else:
-            print(f"poker  {name:<14} {way.title}")
+            print(f"{game:<6} {name:<14} {title}")
     return 0
 
 

@@ -1,0 +1,1 @@
+"""Subcommands of the ``paigow`` command line, one module per group, each with ``add_parsers``."""

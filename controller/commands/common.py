@@ -1,0 +1,39 @@
+"""What the command modules share: the one-line usage error and reading hands from files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+
+class UsageError(Exception):
+    """A command-line mistake: reported in one line with exit status 2."""
+
+
+def read_lines(path: str) -> Iterator[tuple[int, str]]:
+    """Non-blank, non-comment lines of a file (``-`` for standard input), numbered."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot read {path!r}: {err.strerror}") from err
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.split("#", 1)[0].strip()
+        if stripped:
+            yield number, stripped
+
+
+def compare_pairs(args: argparse.Namespace, example: str) -> list[tuple[str, str, str]]:
+    """(where, player text, banker text) from the command line or the lines of --file."""
+    if args.file:
+        pairs = []
+        for n, line in read_lines(args.file):
+            parts = line.split("|")
+            if len(parts) != 2:
+                raise UsageError(f"{args.file}:{n}: expected 'PLAYER | BANKER', got {line!r}")
+            pairs.append((f"{args.file}:{n}", parts[0], parts[1]))
+        return pairs
+    if len(args.hands) == 2:
+        return [("command line", args.hands[0], args.hands[1])]
+    raise UsageError(f"give two hands ({example}) or --file F")
