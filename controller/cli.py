@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .catalog import load_tile_way, poker_way_names, tile_way_names
+from .commands import journal as journal_commands
 from .commands import tiles
 from .commands.common import UsageError, compare_pairs, read_lines
 from .demo import describe_round, play_round
@@ -273,6 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--banking", action="store_true", help="the player banks")
     p.add_argument("--json", action="store_true", help="one JSON object with the figures")
     p.set_defaults(handler=cmd_analyze)
+
+    journal_commands.add_parsers(sub)
     return parser
 
 

@@ -1,0 +1,156 @@
+"""``paigow journal verify`` and ``paigow journal show``: check and read a table's journal.
+
+``add_parsers(subparsers)`` registers ``journal``; each handler takes the parsed arguments and
+returns the exit status.  ``verify`` exits 0 when the chain is intact and 1 with one line naming
+the first bad record otherwise; a journal that cannot be opened raises ``JournalCommandError``
+(a ``ControllerError``: one line, exit status 2 from the ``paigow`` entry point).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import ControllerError
+from ..journal import Anchor, Journal, JournalError, Record, RoundRecall, open_journal
+from ..rules.money import format_money
+
+
+class JournalCommandError(ControllerError):
+    """A journal command that could not run; the message is one line."""
+
+
+def _open(location: str) -> Journal:
+    try:
+        return open_journal(location, create=False)
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check the hash chain; 0 when intact, 1 naming the first bad record."""
+    try:
+        anchor = None if args.anchor is None else Anchor.parse(args.anchor)
+    except ValueError as err:
+        raise JournalCommandError(f"--anchor: {err}") from err
+    journal = _open(args.journal)
+    try:
+        report = journal.verify(anchor)
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+    finally:
+        journal.close()
+    if args.json:
+        print(json.dumps({"journal": journal.where, **report.to_json()}))
+    else:
+        print(f"{journal.where}: {report.line()}", file=sys.stdout if report.ok else sys.stderr)
+    return 0 if report.ok else 1
+
+
+def record_line(record: Record) -> str:
+    """One record on one line: number, time, round, kind, who, marks, event."""
+    marks = " ".join(
+        m for m in ("REPLAY" if record.replay else "",
+                    "" if record.randomness is None else str(record.randomness)) if m)
+    who = f"{record.role.value}:{record.actor}"
+    return (f"{record.seq:>6} {record.ts} {record.round_id or '-':<14} {record.kind:<13} "
+            f"{who:<20} {marks + ' ' if marks else ''}{record.event}")
+
+
+def _cards(setting: Any) -> str:
+    if not isinstance(setting, dict):
+        return "-"
+    return f"{' '.join(setting.get('low', []))} | {' '.join(setting.get('high', []))}"
+
+
+def _money(cents: Any) -> str:
+    return format_money(cents) if isinstance(cents, int) else "-"
+
+
+def recall_text(recall: RoundRecall) -> str:
+    """A settled round for a person: banker and seats with setting, wager, outcome and net."""
+    view = recall.to_json()
+    mark = "  REPLAY (no real wagers)" if view["replay"] else ""
+    lines = [f"round {view['round_id']}  {view['game']}  settled at record "
+             f"{view['settled_seq']}  {view['ts']}{mark}",
+             f"  banker {view['banker']}  {_cards(view['banker_setting']):<28} "
+             f"net {_money(view['banker_net'])}"]
+    for seat in view["seats"]:
+        fortune = f"  fortune {_money(seat['fortune'])}" if seat["fortune"] else ""
+        lines.append(
+            f"  seat {seat['position']}    {_cards(seat['setting']):<28} "
+            f"wager {_money(seat['wager'])}{fortune}  {seat['outcome'] or '-':<5} "
+            f"commission {_money(seat['commission'])}  net {_money(seat['net'])}")
+    return "\n".join(lines)
+
+
+def _print_records(records: Iterable[Record], as_json: bool) -> None:
+    for record in records:
+        print(json.dumps(record.to_json()) if as_json else record_line(record))
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print records (all, or one round's), or the last N settled rounds."""
+    if args.last is not None and args.last < 1:
+        raise JournalCommandError(f"--last {args.last!r}: must be 1 or more")
+    journal = _open(args.journal)
+    try:
+        if args.last is not None:
+            for recall in journal.last_rounds(args.last):
+                print(json.dumps(recall.to_json()) if args.json else recall_text(recall))
+        elif args.round is not None:
+            records = journal.round(args.round)
+            if not records:
+                raise JournalCommandError(f"no round {args.round!r} in {journal.where}")
+            _print_records(records, args.json)
+        else:
+            _print_records(journal.iter_records(), args.json)
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+    finally:
+        journal.close()
+    return 0
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``journal verify`` and ``journal show`` on an ``add_subparsers()`` object."""
+    journal = subparsers.add_parser("journal", help="check and read the table's journal")
+    sub = journal.add_subparsers(dest="journal_command", required=True, metavar="COMMAND")
+    where = "an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB[?schema=NAME]"
+
+    p = sub.add_parser("verify", help="check the hash chain; exit 1 naming the first bad record")
+    p.add_argument("journal", metavar="JOURNAL", help=where)
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--anchor", metavar="SEQ:HASH",
+                   help="a record's hash kept outside the database; it must still be there")
+    p.set_defaults(handler=cmd_verify)
+
+    p = sub.add_parser("show", help="print records, one round, or the last N settled rounds")
+    p.add_argument("journal", metavar="JOURNAL", help=where)
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--round", metavar="ID", help="only this round's records")
+    which.add_argument("--last", type=int, metavar="N", help="the last N settled rounds")
+    p.add_argument("--json", action="store_true", help="JSON lines")
+    p.set_defaults(handler=cmd_show)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run these subcommands alone (``python -m controller.commands.journal``)."""
+    parser = argparse.ArgumentParser(prog="paigow")
+    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.handler(args)
+    except ControllerError as err:
+        print(f"paigow: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,151 @@
+"""What both back ends share: the SQL of the journal and the one append transaction.
+
+A back end supplies a connection-specific transaction (``_transaction``) and may stream a
+long scan its own way (``_scan``); everything else is written once here with ``?`` marks.
+The three tables are ``journal_records`` (one row per record, never updated or deleted;
+triggers refuse both), ``journal_head`` (one row: the last sequence number and hash the
+journal wrote, changed in the same transaction as each append) and ``journal_meta``
+(``format`` and ``genesis``).
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Final, Protocol, TypeVar
+
+from .errors import JournalCorruptError, JournalError, ReplayMixError
+from .records import COLUMNS, FORMAT, GENESIS, Row
+
+T = TypeVar("T")
+
+COLS: Final = ", ".join(COLUMNS)
+SELECT: Final = f"SELECT {COLS} FROM journal_records"
+HEAD: Final = "SELECT seq, hash FROM journal_head WHERE id = 1"
+INSERT: Final = f"INSERT INTO journal_records ({COLS}) VALUES ({', '.join('?' * len(COLUMNS))})"
+SET_HEAD: Final = "UPDATE journal_head SET seq = ?, hash = ? WHERE id = 1"
+ROUND_MODE: Final = "SELECT replay FROM journal_records WHERE round_id = ? ORDER BY seq LIMIT 1"
+META: Final = "SELECT key, value FROM journal_meta"
+SEED_ROWS: Final = (
+    ("INSERT INTO journal_head (id, seq, hash) VALUES (1, 0, ?) ON CONFLICT DO NOTHING",
+     (GENESIS,)),
+    ("INSERT INTO journal_meta (key, value) VALUES ('format', ?) ON CONFLICT DO NOTHING",
+     (FORMAT,)),
+    ("INSERT INTO journal_meta (key, value) VALUES ('genesis', ?) ON CONFLICT DO NOTHING",
+     (GENESIS,)),
+)
+APPEND_ONLY: Final = "journal records are append-only"
+
+
+class Cursor(Protocol):
+    """The part of a DB-API cursor the journal uses."""
+
+    def execute(self, sql: Any, params: Any = ..., /) -> Any:
+        """Run one statement."""
+
+    def fetchone(self) -> Any:
+        """The next row, or None."""
+
+    def fetchall(self) -> Any:
+        """The remaining rows."""
+
+    def __iter__(self) -> Iterator[Any]:
+        """The remaining rows, one at a time."""
+
+
+class Backend(ABC):
+    """A journal's storage: one connection; threads may share it (one operation at a time)."""
+
+    lock_head: str = ""
+    """What the head query needs to lock the head row until commit (PostgreSQL)."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self._lock = threading.Lock()
+
+    @abstractmethod
+    def _transaction(self, write: bool) -> AbstractContextManager[Cursor]:
+        """A transaction: the only writer when ``write``, else a read-only snapshot."""
+
+    @abstractmethod
+    def _integrity_errors(self) -> tuple[type[Exception], ...]:
+        """The driver's exceptions for a refused insert (duplicate key)."""
+
+    @abstractmethod
+    def driver_errors(self) -> tuple[type[Exception], ...]:
+        """The driver's exceptions, which the journal turns into JournalError."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection."""
+
+    def _sql(self, text: str) -> str:
+        return text
+
+    def _row(self, raw: Sequence[Any]) -> Row:
+        return Row(*raw)
+
+    def _scan(self, cur: Cursor, sql: str, params: Sequence[Any]) -> Generator[Row, None, None]:
+        cur.execute(self._sql(sql), tuple(params))
+        for raw in cur:
+            yield self._row(raw)
+
+    def check_meta(self) -> None:
+        """JournalError unless the stored format is this code's."""
+        with self._lock, self._transaction(write=False) as cur:
+            cur.execute(self._sql(META))
+            meta = dict(cur.fetchall())
+        if meta.get("format") != FORMAT or meta.get("genesis") != GENESIS:
+            raise JournalError(f"{self.where}: not a {FORMAT} journal (meta {meta!r})")
+
+    def append(self, round_id: str | None, replay: bool, build: Callable[[int, str], Row]) -> Row:
+        """Lock the head, build the next row from (seq, previous hash), store it, commit."""
+        with self._lock, self._transaction(write=True) as cur:
+            cur.execute(self._sql(HEAD + self.lock_head))
+            last_seq, last_hash = cur.fetchone()
+            if round_id is not None:
+                cur.execute(self._sql(ROUND_MODE), (round_id,))
+                found = cur.fetchone()
+                if found is not None and bool(found[0]) != replay:
+                    mode = "a replayed" if found[0] else "a real"
+                    raise ReplayMixError(f"round {round_id!r} is {mode} round; "
+                                         f"refusing a record with replay={replay}")
+            row = build(last_seq + 1, last_hash)
+            try:
+                cur.execute(self._sql(INSERT), tuple(row))
+            except self._integrity_errors() as err:
+                raise JournalCorruptError(
+                    f"{self.where}: cannot append record {row.seq}: a row with that number "
+                    f"exists, so the journal was changed behind its back (run verify)") from err
+            cur.execute(self._sql(SET_HEAD), (row.seq, row.hash))
+        return row
+
+    def head(self) -> tuple[int, str]:
+        """The last sequence number and hash the journal wrote."""
+        with self._lock, self._transaction(write=False) as cur:
+            cur.execute(self._sql(HEAD))
+            seq, hash_ = cur.fetchone()
+            return int(seq), str(hash_)
+
+    def rows(self, where: str = "", params: Sequence[Any] = (),
+             limit: int | None = None) -> list[Row]:
+        """The rows matching a ``WHERE`` clause (with ``?`` marks), in sequence order."""
+        sql = f"{SELECT} {where} ORDER BY seq"
+        if limit is not None:
+            sql, params = f"{sql} LIMIT ?", (*params, limit)
+        with self._lock, self._transaction(write=False) as cur:
+            cur.execute(self._sql(sql), tuple(params))
+            return [self._row(raw) for raw in cur.fetchall()]
+
+    def scan(self, consume: Callable[[Iterator[Row], tuple[int, str]], T]) -> T:
+        """``consume(every row in order, head)`` inside one snapshot, rows streamed."""
+        with self._lock, self._transaction(write=False) as cur:
+            cur.execute(self._sql(HEAD))
+            seq, hash_ = cur.fetchone()
+            rows = self._scan(cur, f"{SELECT} ORDER BY seq", ())
+            try:
+                return consume(rows, (int(seq), str(hash_)))
+            finally:
+                rows.close()  # a scan that stopped early closes its cursor inside the snapshot

@@ -1,0 +1,196 @@
+"""The journal: append records, read them back, verify the chain; SQLite or PostgreSQL by URL.
+
+``open_journal("table.db")`` (or ``sqlite:///var/lib/paigow/table.db``) opens a SQLite file;
+``open_journal("postgresql://user@host/db?schema=table7")`` a PostgreSQL database.  The API
+appends and reads; it has no way to update or delete a record.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ..rules.events import Event, to_json
+from .backend import Backend
+from .chain import Anchor, VerifyReport, verify_rows
+from .clock import Clock, format_ts, system_clock
+from .errors import (
+    JournalCorruptError,
+    JournalError,
+    JournalURLError,
+    QueryError,
+    RecordError,
+    one_line,
+)
+from .kinds import CLOSING, FAULT_KINDS, SETTLE
+from .postgres_store import PostgresBackend
+from .recall import OpenRound, RoundRecall, active_faults, open_rounds, recalls
+from .records import Randomness, Record, Role, Row, check_actor, check_payload, check_round_id
+from .records import hash_row as _hash_row
+from .sqlite_store import SqliteBackend
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _marks(values: tuple[object, ...]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+class Journal:
+    """An append-only, hash-chained event store over one back end."""
+
+    def __init__(self, backend: Backend, clock: Clock = system_clock):
+        self._backend = backend
+        self._clock = clock
+
+    @property
+    def where(self) -> str:
+        """The file or URL (password hidden) the journal is stored at."""
+        return self._backend.where
+
+    @contextmanager
+    def _driver(self) -> Iterator[None]:
+        try:
+            yield
+        except JournalError:
+            raise
+        except self._backend.driver_errors() as err:
+            raise JournalError(f"{self.where}: {one_line(err)}") from err
+
+    def append(self, event: Event | Mapping[str, Any], *, actor: str, role: Role | str,
+               round_id: str | None = None, randomness: Randomness | None = None,
+               replay: bool = False) -> Record:
+        """Store one event (a rules record or a ``{"type", "v", ...}`` object), durably."""
+        try:
+            payload = dict(event) if isinstance(event, Mapping) else to_json(event)
+            kind, text = check_payload(payload)
+            check_round_id(round_id)
+            check_actor(actor)
+            role = Role(role)
+        except ValueError as err:
+            raise RecordError(f"refusing record: {err}") from err
+        if kind in FAULT_KINDS and not (isinstance(payload.get("fault"), str) and payload["fault"]):
+            raise RecordError(f"a {kind!r} record needs a 'fault' id, not {payload.get('fault')!r}")
+        if not isinstance(replay, bool):
+            raise RecordError(f"replay must be True or False, not {replay!r}")
+        note = None if randomness is None else str(randomness)
+
+        def build(seq: int, prev_hash: str) -> Row:
+            try:
+                ts = format_ts(self._clock())
+            except ValueError as err:
+                raise RecordError(f"refusing record: {err}") from err
+            row = Row(seq, round_id, kind, text, actor, role.value, ts, note, replay,
+                      prev_hash, "")
+            return row._replace(hash=_hash_row(row))
+
+        with self._driver():
+            row = self._backend.append(round_id, replay, build)
+        return Record.from_row(row)
+
+    def head(self) -> tuple[int, str]:
+        """The last sequence number and hash written (0 and the genesis value when empty)."""
+        with self._driver():
+            return self._backend.head()
+
+    def _records(self, where: str = "", params: tuple[Any, ...] = (),
+                 limit: int | None = None) -> list[Record]:
+        with self._driver():
+            rows = self._backend.rows(where, params, limit)
+        try:
+            return [Record.from_row(row) for row in rows]
+        except ValueError as err:
+            raise JournalCorruptError(f"{self.where}: {err}; run verify") from err
+
+    def records(self, *, after: int = 0, limit: int | None = None) -> list[Record]:
+        """Records with a sequence number above ``after``, at most ``limit`` of them."""
+        if limit is not None and limit < 1:
+            raise QueryError(f"ask for one record or more, not {limit!r}")
+        return self._records("WHERE seq > ?", (after,), limit)
+
+    def iter_records(self, batch: int = 1000) -> Iterator[Record]:
+        """Every record in order, read ``batch`` at a time (each batch its own snapshot)."""
+        after = 0
+        while chunk := self.records(after=after, limit=batch):
+            yield from chunk
+            after = chunk[-1].seq
+
+    def round(self, round_id: str) -> list[Record]:
+        """A round's records in order."""
+        return self._records("WHERE round_id = ?", (round_id,))
+
+    def last_rounds(self, n: int = 10, *, replays: bool = True) -> list[RoundRecall]:
+        """The last ``n`` settled rounds, oldest first (replayed ones marked, or left out)."""
+        if n < 1:
+            raise QueryError(f"ask for one round or more, not {n!r}")
+        only_real = "" if replays else "AND replay = ? "
+        params: tuple[Any, ...] = (SETTLE, *(() if replays else (False,)), n)
+        return recalls(self._records(
+            "WHERE round_id IN (SELECT round_id FROM journal_records WHERE kind = ? "
+            f"AND round_id IS NOT NULL {only_real}GROUP BY round_id "
+            "ORDER BY MAX(seq) DESC LIMIT ?)", params))
+
+    def open_rounds(self) -> list[OpenRound]:
+        """Rounds with no settle or void record: after a crash, resume or void each."""
+        closing = tuple(sorted(CLOSING))
+        return open_rounds(self._records(
+            "WHERE round_id IN (SELECT round_id FROM journal_records WHERE round_id IS NOT NULL "
+            f"GROUP BY round_id HAVING SUM(CASE WHEN kind IN ({_marks(closing)}) "
+            "THEN 1 ELSE 0 END) = 0)", closing))
+
+    def active_faults(self) -> list[Record]:
+        """The ``fault_raised`` records that no ``fault_cleared`` of the same id followed."""
+        kinds = tuple(sorted(FAULT_KINDS))
+        return active_faults(self._records(f"WHERE kind IN ({_marks(kinds)})", kinds))
+
+    def verify(self, anchor: Anchor | None = None) -> VerifyReport:
+        """Walk the whole chain once; the report names the first bad record and why."""
+        with self._driver():
+            return self._backend.scan(lambda rows, head: verify_rows(rows, head, anchor))
+
+    def close(self) -> None:
+        """Close the connection; the journal object is unusable afterwards."""
+        with self._driver():
+            self._backend.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def _backend(location: str, create: bool) -> Backend:
+    if location.startswith(("postgresql://", "postgres://")):
+        return PostgresBackend(location, create=create)
+    if location.startswith("sqlite:"):
+        rest = location.removeprefix("sqlite:")
+        return SqliteBackend(Path(rest[2:] if rest.startswith("//") else rest), create=create)
+    if _SCHEME.match(location):
+        raise JournalURLError(f"unknown journal URL {location!r}: "
+                              f"use a file path, sqlite:PATH or postgresql://...")
+    return SqliteBackend(Path(location), create=create)
+
+
+def open_journal(location: str | os.PathLike[str], *, clock: Clock = system_clock,
+                 create: bool = True) -> Journal:
+    """The journal at a path or URL; with ``create=False`` it must already exist."""
+    text = os.fspath(location)
+    if not text:
+        raise JournalURLError("no journal location given")
+    backend = _backend(text, create)
+    try:
+        try:
+            backend.check_meta()
+        except backend.driver_errors() as err:
+            raise JournalURLError(f"{backend.where} holds no journal: {one_line(err)}") from err
+    except JournalError:
+        backend.close()
+        raise
+    return Journal(backend, clock)
