@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .catalog import load_tile_way, poker_way_names, tile_way_names
+from .commands import devices as device_commands
 from .commands import journal as journal_commands
 from .commands import tiles
 from .commands.common import UsageError, compare_pairs, read_lines
@@ -276,6 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_analyze)
 
     journal_commands.add_parsers(sub)
+    device_commands.add_parsers(sub)
     return parser
 
 
