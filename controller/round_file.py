@@ -6,6 +6,7 @@ Input::
      "way": "foxwoods",                 optional, the profile's house way by default
      "banker": 1,                       optional, 1 = the house
      "bank": "500.00",                  optional, what a player-banker puts up
+     "co_bank": true,                   optional, the player-banker shares the bank with the house
      "hands": {"1": "As Kd Qh 9s 9c 4d Jk",        seven cards: set by the house way
                "2": "Kd Qh / As Jk 9s 9c 4d"},     LOW / HIGH: as the player set it
      "bets": [{"position": 2, "wager": "25.00", "fortune": 500}]}
@@ -32,7 +33,7 @@ from .rules.seat import Bet, HandSet, SetBy
 from .rules.setting import Setting, seven
 from .rules.settlement import Settlement, settle
 
-_KEYS = {"game", "profile", "way", "banker", "bank", "hands", "bets"}
+_KEYS = {"game", "profile", "way", "banker", "bank", "co_bank", "hands", "bets"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class RoundInput:
     engine: HouseWayEngine
     banker: int
     bank: int | None
+    co_bank: bool
     hands: tuple[HandSet[Setting], ...]
     bets: tuple[Bet, ...]
 
@@ -107,7 +109,10 @@ def read_round(data: Mapping[str, Any]) -> RoundInput:
                         read_money(bet.get("fortune", 0), f"Fortune bet at {position}")))
     bank = read_money(data["bank"], "bank") if "bank" in data else None
     banker = read_position(data.get("banker", 1))
-    return RoundInput(profile, engine, banker, bank, hands, tuple(bets))
+    co_bank = data.get("co_bank", False)
+    if not isinstance(co_bank, bool):
+        raise NotationError(f"co_bank {co_bank!r} must be true or false")
+    return RoundInput(profile, engine, banker, bank, co_bank, hands, tuple(bets))
 
 
 def load_round(text: str, where: str) -> RoundInput:
@@ -130,7 +135,8 @@ def settle_round(round_: RoundInput) -> Settlement[Setting]:
         return engine.set_hand(cards).setting.setting  # type: ignore[arg-type]
 
     return settle(round_.hands, round_.bets, round_.profile.evaluator(),
-                  round_.profile.settlement, banker=round_.banker, reset=reset, bank=round_.bank)
+                  round_.profile.settlement, banker=round_.banker, reset=reset, bank=round_.bank,
+                  co_bank=round_.co_bank)
 
 
 def settlement_json(result: Settlement[Setting], round_: RoundInput) -> dict[str, object]:
@@ -166,6 +172,8 @@ def settlement_json(result: Settlement[Setting], round_: RoundInput) -> dict[str
         "seats": seats,
         "banker_commission": result.banker_commission,
         "commission_total": result.commission_total,
+        "co_banked": result.co_banked,
+        "banker_share": result.banker_share,
         "net_by_position": {str(k): v for k, v in sorted(result.net_by_position().items())},
     }
 
@@ -181,5 +189,9 @@ def settlement_text(result: Settlement[Setting], round_: RoundInput) -> str:
         lines.append(f"position {seat.bet.position}: wager {format_money(seat.bet.wager):>8}  "
                      f"{outcome:<22} commission {format_money(seat.commission):>6}  "
                      f"net {format_money(seat.net):>9}")
+    if result.co_banked:
+        lines.append(f"co-bank: the bank's {format_money(result.banker_gross)} is shared, position "
+                     f"{result.banker} {format_money(result.banker_share)} (commission "
+                     f"{format_money(result.banker_commission)}), the house the rest")
     lines.append(f"commission to the house: {format_money(result.commission_total)}")
     return "\n".join(lines)

@@ -7,6 +7,7 @@ Input, as for the cards (``round_file``) with ``"game": "tiles"``::
      "way": "foxwoods",                 optional, the profile's house way by default
      "banker": 1,                       optional, 1 = the house
      "bank": "500.00",                  optional, what a player-banker puts up
+     "co_bank": true,                   optional, the player-banker shares the bank with the house
      "hands": {"1": "6-6 4-5 1-2 3-3",           four tiles: set by the house way
                "2": "1-2 3-3 / 6-6 4-5"},        LOW / HIGH: as the player set it
      "bets": [{"position": 2, "wager": "25.00"}]}
@@ -36,7 +37,7 @@ from .rules.tile_settlement import settle_tiles
 from .rules.tiles import Tile, check_one_set, format_tiles
 from .tile_profile import DEFAULT_TILE_PROFILE, TileProfile, load_tile_profile
 
-_KEYS = {"game", "profile", "way", "banker", "bank", "hands", "bets"}
+_KEYS = {"game", "profile", "way", "banker", "bank", "co_bank", "hands", "bets"}
 
 
 def tile_house_way(name: str, rules: TileRules) -> TileReset:
@@ -58,6 +59,7 @@ class TileRoundInput:
     house_way: TileReset
     banker: int
     bank: int | None
+    co_bank: bool
     hands: tuple[HandSet[TileSetting], ...]
     bets: tuple[Bet, ...]
 
@@ -120,7 +122,10 @@ def read_tile_round(data: Mapping[str, Any]) -> TileRoundInput:
     check_one_set((t for h in hands for t in h.setting.tiles), "the round's hands")
     bank = read_money(data["bank"], "bank") if "bank" in data else None
     banker = read_position(data.get("banker", 1))
-    return TileRoundInput(profile, way, house_way, banker, bank, hands,
+    co_bank = data.get("co_bank", False)
+    if not isinstance(co_bank, bool):
+        raise NotationError(f"co_bank {co_bank!r} must be true or false")
+    return TileRoundInput(profile, way, house_way, banker, bank, co_bank, hands,
                           _bets(data.get("bets", [])))
 
 
@@ -140,7 +145,7 @@ def settle_tile_round(round_: TileRoundInput) -> Settlement[TileSetting]:
     """Settle a validated tile round under its profile."""
     return settle_tiles(round_.hands, round_.bets, round_.profile.ruleset,
                         round_.profile.settlement, banker=round_.banker,
-                        reset=round_.house_way, bank=round_.bank)
+                        reset=round_.house_way, bank=round_.bank, co_bank=round_.co_bank)
 
 
 def _codes(hand: tuple[object, ...]) -> list[str]:
@@ -184,6 +189,8 @@ def tile_settlement_json(
         "seats": seats,
         "banker_commission": result.banker_commission,
         "commission_total": result.commission_total,
+        "co_banked": result.co_banked,
+        "banker_share": result.banker_share,
         "net_by_position": {str(k): v for k, v in sorted(result.net_by_position().items())},
     }
 
@@ -202,5 +209,9 @@ def tile_settlement_text(result: Settlement[TileSetting], round_: TileRoundInput
         lines.append(f"position {seat.bet.position}: {hands} wager "
                      f"{format_money(seat.bet.wager):>8}  {outcome:<17} commission "
                      f"{format_money(seat.commission):>6}  net {format_money(seat.net):>9}")
+    if result.co_banked:
+        lines.append(f"co-bank: the bank's {format_money(result.banker_gross)} is shared, position "
+                     f"{result.banker} {format_money(result.banker_share)} (commission "
+                     f"{format_money(result.banker_commission)}), the house the rest")
     lines.append(f"commission to the house: {format_money(result.commission_total)}")
     return "\n".join(lines)

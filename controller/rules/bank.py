@@ -12,21 +12,24 @@ The game comes in as a ``showdown.SettingRules`` (how hands compare, when a sett
 Pai Gow Poker adds its variants' push and its Fortune and Envy side bets around this core
 (``settlement``), the tile game adds nothing (``tile_settlement``).
 
-Not implemented: co-banking (a player and the house sharing the bank, 50/50, with the hand set by
-the house way); the caller must settle such a round as a house-banked one.
+Co-banking (ref pai_gow_poker.md section 1 "Banking / co-banking", pai_gow_tiles.md section 0
+fact 9): a player and the house share the bank 50/50.  The co-banker's hand, which must have been
+set by the house way, plays as the bank against every other seat; the house plays no hand of its
+own.  The bank's result is split in halves, the house taking the odd cent (explicit rounding: the
+player's half is rounded toward zero); the player pays commission on a winning half.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from .dealing import HOUSE
 from .errors import ProfileError, SettlementError
 from .fortune import FortuneResult
 from .money import FIVE_PERCENT, Commission
-from .seat import Bet, HandSet, TableLimits
+from .seat import Bet, HandSet, SetBy, TableLimits
 from .showdown import (
     Comparison,
     FoulPolicy,
@@ -112,6 +115,15 @@ class Settlement(Generic[S]):
     banker_fouled: bool = False
     banker_reset_from: S | None = None
     variant_push: bool = False
+    co_banked: bool = False  # the player at ``banker`` shares the bank 50/50 with the house
+
+    @property
+    def banker_share(self) -> int:
+        """The player-banker's part of the bank's gross: all of it, or half when co-banked."""
+        gross = self.banker_gross
+        if not self.co_banked:
+            return gross
+        return gross // 2 if gross >= 0 else -((-gross) // 2)
 
     @property
     def banker_gross(self) -> int:
@@ -137,8 +149,9 @@ class Settlement(Generic[S]):
             side = (seat.fortune.net if seat.fortune is not None else 0) + seat.envy
             move(position, side)
             move(HOUSE, -side)  # the house banks every side bet
-        move(self.banker, self.banker_gross - self.banker_commission)
-        move(HOUSE, self.banker_commission)
+        share = self.banker_share
+        move(self.banker, share - self.banker_commission)
+        move(HOUSE, self.banker_gross - share + self.banker_commission)
         return out
 
 
@@ -198,6 +211,7 @@ def settle_bank(
     bank: int | None = None,
     bank_pushes: Callable[[S], bool] | None = None,
     side_bets: bool = False,
+    co_bank: bool = False,
 ) -> Settlement[S]:
     """Settle every main wager of a round against the bank at ``banker``.
 
@@ -205,12 +219,14 @@ def settle_bank(
     (the "house_way" foul policy); ``bank``, if given, is what a player-banker has put up and
     must cover every wager; ``bank_pushes`` says whether the bank's played setting pushes every
     bet; ``side_bets`` whether Fortune bets are taken (they are settled by the caller: the seats
-    come back with none).
+    come back with none); ``co_bank`` that the player at ``banker`` shares the bank with the house.
     """
     by_position = _index_hands(hands, positions)
     _at_table(banker, positions)
     if banker not in by_position:
         raise SettlementError(f"the bank at position {banker!r} has no hand set")
+    if co_bank:
+        _check_co_bank(by_position, bets, banker)
     ordered = _check_bets(bets, by_position, rules.limits, banker, bank, side_bets)
 
     bank_played = play(by_position[banker].setting, game, rules.foul, reset)
@@ -228,10 +244,23 @@ def settle_bank(
                 fee = rules.commission.commission_on(bet.wager)
         seats.append(SeatResult(bet, comparison, fee))
 
-    banker_gross = -sum(seat.gross for seat in seats)
-    banker_fee = rules.commission.commission_on(banker_gross) if banker != HOUSE else 0
-    return Settlement(
+    result = Settlement(
         banker=banker, banker_setting=bank_played.setting, seats=tuple(seats),
-        banker_commission=banker_fee, banker_fouled=bank_played.fouled,
-        banker_reset_from=bank_played.reset_from, variant_push=pushes,
+        banker_fouled=bank_played.fouled, banker_reset_from=bank_played.reset_from,
+        variant_push=pushes, co_banked=co_bank,
     )
+    if banker == HOUSE:
+        return result
+    return replace(result, banker_commission=rules.commission.commission_on(result.banker_share))
+
+
+def _check_co_bank(hands: Mapping[int, HandSet[S]], bets: Iterable[Bet], banker: int) -> None:
+    """A co-bank is a player's, set by the house way, and the house plays no hand against it."""
+    if banker == HOUSE:
+        raise SettlementError("co-banking needs a player at the bank, not the house (position 1)")
+    if hands[banker].by is not SetBy.HOUSE_WAY:
+        raise SettlementError(f"the co-banked hand at position {banker!r} must be set by the "
+                              f"house way, not by the {hands[banker].by.value}")
+    for bet in bets:
+        if bet.position == HOUSE:
+            raise SettlementError(f"the house shares the bank and cannot also wager: {bet!r}")

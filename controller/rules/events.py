@@ -124,6 +124,7 @@ def _settlement(s: Settlement[AnySetting]) -> Json:
         "banker": s.banker, "banker_setting": _setting(s.banker_setting),
         "banker_commission": s.banker_commission, "banker_fouled": s.banker_fouled,
         "banker_reset_from": _setting(s.banker_reset_from), "variant_push": s.variant_push,
+        **({"co_banked": True} if s.co_banked else {}),
         "seats": [_seat(seat) for seat in s.seats],
         "net": {str(p): n for p, n in sorted(s.net_by_position().items())},
     }
@@ -286,6 +287,7 @@ def _read_settlement(data: Mapping[str, Any]) -> Settlement[AnySetting]:
         banker_fouled=_get(data, "banker_fouled", bool),
         banker_reset_from=_read_setting(_maybe(data, "banker_reset_from", dict), game),
         variant_push=_get(data, "variant_push", bool),
+        co_banked=bool(_maybe(data, "co_banked", bool)),
     )
     net = {str(p): n for p, n in sorted(made.net_by_position().items())}
     if "net" in data and data["net"] != net:

@@ -7,8 +7,8 @@ Envy Bonus, always banked by the house, also when a player banks
 (../shared/reference/pai_gow_poker.md sections 0 fact 4, 1 and 5.8).  Every cent moves between
 positions, so the nets always sum to zero.
 
-Not implemented: co-banking (a player and the house sharing the bank, section 1 "Banking /
-co-banking"); the caller must settle such a round as a house-banked one.
+Co-banking (a player sharing the bank 50/50 with the house, the hand set by the house way) is
+settled by the bank core (``co_bank=True``).
 """
 
 from __future__ import annotations
@@ -117,11 +117,13 @@ def settle(
     banker: int = HOUSE,
     reset: Reset | None = None,
     bank: int | None = None,
+    co_bank: bool = False,
 ) -> Settlement[Setting]:
     """Settle every bet of a round against the bank at ``banker`` (the house by default).
 
     ``reset`` sets seven cards by the house way, for the "house_way" foul policy; ``bank``, if
-    given, is what a player-banker has put up, and must cover every wager.
+    given, is what a player-banker has put up, and must cover every wager; ``co_bank``: that
+    player shares the bank 50/50 with the house.
     """
     rules = rules or TableRules()
     hands = tuple(hands)
@@ -135,7 +137,7 @@ def settle(
 
     main = settle_bank(hands, bets, PokerHands(evaluator), rules.bank, positions=POSITIONS,
                        banker=banker, reset=reset_setting(reset), bank=bank, bank_pushes=pushes,
-                       side_bets=rules.fortune is not None)
+                       side_bets=rules.fortune is not None, co_bank=co_bank)
     by_position = {hand.position: hand for hand in hands}
     lines: dict[int, Line] = {}  # Fortune lines of the hands seen so far, for Envy
     seats = []

@@ -36,15 +36,16 @@ def settle_tiles(
     banker: int = HOUSE,
     reset: TileReset | None = None,
     bank: int | None = None,
+    co_bank: bool = False,
 ) -> Settlement[TileSetting]:
     """Settle every bet of a tile round against the bank at ``banker`` (the house by default).
 
     The hands' tiles must be able to come from one set.  ``reset`` sets four tiles by the house
     way, for the "house_way" foul policy; ``bank``, if given, is what a player-banker has put up,
-    and must cover every wager.
+    and must cover every wager; ``co_bank``: that player shares the bank 50/50 with the house.
     """
     hands = tuple(hands)
     check_one_set((t for hand in hands for t in hand.setting.tiles), "the round's hands")
     return settle_bank(hands, bets, TileHands(tile_rules), rules or BankRules(),
                        positions=TILE_POSITIONS, banker=banker, reset=reset_tile_setting(reset),
-                       bank=bank)
+                       bank=bank, co_bank=co_bank)
