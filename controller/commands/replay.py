@@ -1,0 +1,68 @@
+"""``paigow replay JOURNAL [--round ID] [--json]``: re-run recorded rounds, report differences.
+
+One line per round (one JSON object per round with ``--json``); exit 0 when every replayed
+round wrote what was recorded, 1 on any difference, 2 when the journal cannot be read.
+``add_parsers(subparsers)`` registers the command; the handler returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import ControllerError
+from ..journal import JournalError, open_journal
+from ..replay import replay_journal
+
+
+class ReplayCommandError(ControllerError):
+    """A replay that could not run; the message is one line."""
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay the journal's rounds; 0 when all are the same, 1 on a difference."""
+    try:
+        journal = open_journal(args.journal, create=False)
+    except JournalError as err:
+        raise ReplayCommandError(str(err)) from err
+    try:
+        report = replay_journal(journal, args.round)
+    finally:
+        journal.close()
+    for result in report.rounds:
+        if args.json:
+            print(json.dumps(result.to_json(), sort_keys=True))
+        else:
+            print(result.line(), file=sys.stdout if result.ok else sys.stderr)
+    if not report.rounds and not args.json:
+        print(f"{args.journal}: no closed rounds to replay")
+    return 0 if report.ok else 1
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``replay`` on an ``add_subparsers()`` object."""
+    p = subparsers.add_parser("replay", help="re-run recorded rounds; exit 1 on a difference")
+    p.add_argument("journal", metavar="JOURNAL",
+                   help="an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB")
+    p.add_argument("--round", metavar="ID", help="only this round")
+    p.add_argument("--json", action="store_true", help="one JSON object per round")
+    p.set_defaults(handler=cmd_replay)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run this command alone (``python -m controller.commands.replay``)."""
+    parser = argparse.ArgumentParser(prog="paigow")
+    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.handler(args)
+    except ControllerError as err:
+        print(f"paigow: error: {err}", file=sys.stderr)
+        return 2
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""Corrections, faults and voids: the acts that fix a round without editing its records.
+
+A correction is a new record naming the one it corrects by sequence number; only the record
+that currently stands for a bet or a setting can be corrected, and a setting must keep its own
+pieces.  Only a supervisor clears a fault or voids a round.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from ..journal import Record, Role
+from ..journal.kinds import fault_cleared
+from ..rules.dealing import HOUSE
+from ..rules.seat import Bet
+from .acts import Who
+from .errors import IllegalActError
+from .showdown import ShowdownEngine
+from .state import Phase
+
+S = TypeVar("S")
+_LATE = (Phase.SETTING, Phase.EXPOSED)
+
+
+class OversightEngine(ShowdownEngine[S]):
+    """Corrections, fault clearing and voiding."""
+
+    def _correction(self, who: Who, ref: int, wager: int | None, fortune: int,
+                    setting: str | None) -> dict[str, Any]:
+        """The correction payload, or IllegalActError naming why ``ref`` cannot be corrected."""
+        state = self._check("correct", who)
+        target = next((r for r in state.records if r.seq == ref), None)
+        if target is None:
+            raise IllegalActError("correct", f"record {ref!r} is not part of round "
+                                             f"{state.round_id}")
+        data = target.payload()
+        kind = data.get("target", target.kind) if target.kind == "correction" else target.kind
+        position = data.get("position")
+        if kind == "bet" and isinstance(position, int):
+            standing = state.bets.get(position)
+            if standing is None or standing[1] != ref:
+                raise IllegalActError("correct", f"record {ref} no longer stands for position "
+                                                 f"{position}'s bet")
+            if setting is not None or wager is None:
+                raise IllegalActError("correct", "a bet is corrected with a wager")
+            if state.phase not in (Phase.BETTING, Phase.CLOSED):
+                raise IllegalActError("correct", "bets cannot change once hands are dealt")
+            if wager or fortune:
+                bet = self._rules("correct", lambda: Bet(position, wager, fortune))
+                self._rules("correct", lambda: self.game.limits.check(bet))
+            return {"target": "bet", "position": position, "wager": wager, "fortune": fortune}
+        if kind in ("set", "dealer_exposed", "dealer") and isinstance(position, int):
+            dealer = position == HOUSE
+            stands = (state.exposure.seq if dealer and state.exposure
+                      else state.settings[position].seq if position in state.settings else None)
+            if stands != ref:
+                raise IllegalActError("correct", f"record {ref} no longer stands for position "
+                                                 f"{position}'s setting")
+            if setting is None or state.phase not in _LATE:
+                raise IllegalActError("correct", "a setting is corrected with a setting, "
+                                                 "before the settlement")
+            new = self._rules("correct", lambda: self.game.parse(setting))
+            if self.game.pieces(new) != self.game.pieces(self.entered(position)):
+                raise IllegalActError("correct", f"setting {setting!r} holds other pieces than "
+                                                 f"position {position}'s hand")
+            return {"target": "dealer" if dealer else "set", "position": position,
+                    "setting": str(new)}
+        raise IllegalActError("correct", f"record {ref} ({target.kind}) cannot be corrected")
+
+    def verify_correct(self, who: Who, ref: int, *, wager: int | None = None, fortune: int = 0,
+                       setting: str | None = None) -> None:
+        """A bet (before the deal) or a setting (before the settlement) can be corrected."""
+        self._correction(who, ref, wager, fortune, setting)
+
+    def can_correct(self, who: Who, ref: int, *, wager: int | None = None, fortune: int = 0,
+                    setting: str | None = None) -> bool:
+        """Whether ``correct`` would be accepted."""
+        return self._can(lambda: self.verify_correct(who, ref, wager=wager, fortune=fortune,
+                                                     setting=setting))
+
+    def correct(self, who: Who, ref: int, *, wager: int | None = None, fortune: int = 0,
+                setting: str | None = None) -> Record:
+        """Append a correction of record ``ref`` (wager 0: the bet is withdrawn)."""
+        fields = self._correction(who, ref, wager, fortune, setting)
+        record = self._append({"type": "correction", "v": 1, "ref": ref, **fields},
+                              who.actor, who.role)
+        state = self.round
+        assert state is not None
+        position = fields["position"]
+        if fields["target"] != "bet" and position in state.camera:
+            self.check_camera(position)
+        return record
+
+    def verify_clear_fault(self, who: Who, fault: str) -> None:
+        """A supervisor clears an active fault of the open round."""
+        state = self._check("clear_fault", who)
+        if fault not in state.faults:
+            raise IllegalActError("clear_fault", f"no active fault {fault!r}; active: "
+                                                 f"{sorted(state.faults)}")
+
+    def can_clear_fault(self, who: Who, fault: str) -> bool:
+        """Whether ``clear_fault`` would be accepted."""
+        return self._can(lambda: self.verify_clear_fault(who, fault))
+
+    def clear_fault(self, who: Who, fault: str, text: str = "") -> Record:
+        """The fault is dealt with; play goes on (a camera mismatch: the entered setting stands)."""
+        self.verify_clear_fault(who, fault)
+        return self._append(fault_cleared(fault, text or f"cleared by {who.actor}"),
+                            who.actor, who.role)
+
+    def verify_void(self, who: Who, reason: str) -> None:
+        """A supervisor voids an open round, with a reason."""
+        self._check("void", who)
+        if not isinstance(reason, str) or not reason.strip():
+            raise IllegalActError("void", "a void needs a reason")
+
+    def can_void(self, who: Who, reason: str) -> bool:
+        """Whether ``void`` would be accepted."""
+        return self._can(lambda: self.verify_void(who, reason))
+
+    def void(self, who: Who, reason: str) -> Record:
+        """End the round without settling: wagers are returned; its faults are cleared."""
+        self.verify_void(who, reason)
+        return self._auto_void(reason, who)
+
+    def void_on_restart(self, reason: str) -> Record:
+        """Void the open round as the system (crash recovery), with the reason."""
+        state = self.round
+        assert state is not None and not state.closed
+        return self._auto_void(reason, Who.system())
+
+
+__all__ = ["OversightEngine", "Role"]

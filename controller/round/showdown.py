@@ -1,0 +1,184 @@
+"""From the roll to the settlement: players set, the dealer exposes, the camera reads, settle.
+
+The camera is optional: without one the entered settings stand.  A reading that differs from
+the entered setting raises a critical fault (no settling until a correction or a supervisor
+clears it); a reading of None (unknown) leaves the entered setting standing.  The dealer's
+deviation from the house way is flagged by a ``deviation`` record just before the settlement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from ..journal import Record, Role
+from ..journal.kinds import fault_cleared
+from ..rules.dealing import HOUSE
+from ..rules.events import to_json
+from ..rules.seat import HandSet, SetBy
+from .acts import Who
+from .base import RoundEngine
+from .errors import IllegalActError
+from .state import Phase
+
+S = TypeVar("S")
+
+
+class ShowdownEngine(RoundEngine[S]):
+    """Setting, exposing, reading and settling hands."""
+
+    def verify_set_hand(self, who: Who, position: int, setting: str | None = None,
+                        hand: str | Sequence[str] | None = None) -> None:
+        """A playing position sets once, with its own pieces (or asks for the house way)."""
+        state = self._check("set_hand", who, Phase.SETTING)
+        if position == HOUSE or position not in state.playing():
+            raise IllegalActError("set_hand", f"position {position!r} has no player's hand; "
+                                              f"playing: {list(state.playing())}")
+        if position in state.settings:
+            raise IllegalActError("set_hand", f"position {position} is already set (record "
+                                              f"{state.settings[position].seq}); correct it")
+        self._setting_for("set_hand", position, setting, hand)
+
+    def can_set_hand(self, who: Who, position: int, setting: str | None = None,
+                     hand: str | Sequence[str] | None = None) -> bool:
+        """Whether ``set_hand`` would be accepted."""
+        return self._can(lambda: self.verify_set_hand(who, position, setting, hand))
+
+    def set_hand(self, who: Who, position: int, setting: str | None = None,
+                 hand: str | Sequence[str] | None = None) -> Record:
+        """Record how a position set its hand; without ``setting``, the house way sets it."""
+        self.verify_set_hand(who, position, setting, hand)
+        chosen, by = self._setting_for("set_hand", position, setting, hand)
+        return self._append(HandSet(position, chosen, by), who.actor, who.role)
+
+    def verify_expose_dealer(self, who: Who, setting: str | None = None,
+                             hand: str | Sequence[str] | None = None) -> None:
+        """The dealer exposes once every player has set."""
+        state = self._check("expose_dealer", who, Phase.SETTING)
+        waiting = [p for p in state.playing() if p != HOUSE and p not in state.settings]
+        if waiting:
+            raise IllegalActError("expose_dealer", f"positions {waiting} have not set")
+        self._setting_for("expose_dealer", HOUSE, setting, hand)
+
+    def can_expose_dealer(self, who: Who, setting: str | None = None,
+                          hand: str | Sequence[str] | None = None) -> bool:
+        """Whether ``expose_dealer`` would be accepted."""
+        return self._can(lambda: self.verify_expose_dealer(who, setting, hand))
+
+    def expose_dealer(self, who: Who, setting: str | None = None,
+                      hand: str | Sequence[str] | None = None) -> Record:
+        """The dealer's hand, as the dealer set it (the house way if not given) and the house
+        way's setting of it."""
+        self.verify_expose_dealer(who, setting, hand)
+        actual, _ = self._setting_for("expose_dealer", HOUSE, setting, hand)
+        pieces = self.game.pieces(actual)
+        house_way, rule = self.game.house_way(pieces)
+        return self._append({"type": "dealer_exposed", "v": 1, "position": HOUSE,
+                             "hand": list(pieces), "setting": str(actual),
+                             "house_way": str(house_way), "rule": rule}, who.actor, who.role)
+
+    # --- the camera --------------------------------------------------------------------------
+
+    def entered(self, position: int) -> S:
+        """The setting standing for ``position`` as entered (and corrected)."""
+        state = self.round
+        assert state is not None
+        if position == HOUSE:
+            assert state.exposure is not None
+            return state.exposure.setting
+        return state.settings[position].setting
+
+    def verify_read_camera(self, who: Who, position: int) -> None:
+        """The camera reads a playing position once the dealer's hand is exposed."""
+        state = self._check("read_camera", who, Phase.EXPOSED)
+        if self.camera is None:
+            raise IllegalActError("read_camera", "this table has no camera")
+        if position not in state.playing():
+            raise IllegalActError("read_camera", f"position {position!r} plays no hand")
+
+    def can_read_camera(self, who: Who, position: int) -> bool:
+        """Whether ``read_camera`` would be accepted."""
+        return self._can(lambda: self.verify_read_camera(who, position))
+
+    def read_camera(self, who: Who, position: int) -> Record:
+        """What the camera sees at ``position``; a disagreement raises a critical fault."""
+        self.verify_read_camera(who, position)
+        camera = self.camera
+        assert camera is not None
+        text = self._port("read_camera", camera.name, lambda: camera.read(position), position)
+        try:
+            seen = None if text is None else self.game.parse(text)
+        except ValueError:
+            seen = None  # unreadable counts as unknown; the entered setting stands
+        record = self._append({"type": "camera_read", "v": 1, "position": position,
+                               "setting": None if seen is None else str(seen),
+                               "raw": text}, camera.name, Role.CAMERA)
+        self.check_camera(position)
+        return record
+
+    def mismatch_fault(self, position: int) -> str | None:
+        """The id of the active camera-mismatch fault at ``position``, if any."""
+        state = self.round
+        assert state is not None
+        for fault, payload in state.faults.items():
+            if payload.get("code") == "camera_mismatch" and payload.get("position") == position:
+                return fault
+        return None
+
+    def check_camera(self, position: int) -> None:
+        """Raise a mismatch fault when the reading and the entered setting differ; clear it
+        when they agree again."""
+        state = self.round
+        assert state is not None
+        reading = state.camera.get(position)
+        active = self.mismatch_fault(position)
+        agrees = reading is None or self.game.parse(reading) == self.entered(position)
+        if not agrees and active is None:
+            self._fault("camera_mismatch", f"position {position}: the camera reads {reading!r}, "
+                        f"entered {str(self.entered(position))!r}", position=position)
+        elif agrees and active is not None:
+            self._append(fault_cleared(active, "the camera and the entered setting agree"),
+                         "table", Role.SYSTEM)
+
+    # --- settle ------------------------------------------------------------------------------
+
+    def _hands(self) -> list[HandSet[S]]:
+        state = self.round
+        assert state is not None and state.exposure is not None
+        hands = [HandSet(p, e.setting, e.by) for p, e in sorted(state.settings.items())]
+        return [HandSet(HOUSE, state.exposure.setting, SetBy.PLAYER), *hands]
+
+    def verify_settle(self, who: Who) -> None:
+        """Settle once exposed, every position read (with a camera), no fault active."""
+        state = self._check("settle", who, Phase.EXPOSED)
+        if self.camera is not None:
+            unread = [p for p in state.playing() if p not in state.camera]
+            if unread:
+                raise IllegalActError("settle", f"the camera has not read positions {unread}")
+        self._settlement("settle")
+
+    def _settlement(self, act: str) -> object:
+        state = self.round
+        assert state is not None
+        bets = [bet for bet, _ in state.bets.values()]
+        return self._rules(act, lambda: self.game.settle(self._hands(), bets, state.banker,
+                                                         state.bank))
+
+    def can_settle(self, who: Who) -> bool:
+        """Whether ``settle`` would be accepted."""
+        return self._can(lambda: self.verify_settle(who))
+
+    def settle(self, who: Who) -> Record:
+        """Flag the dealer's deviation from the house way, then compare and settle every bet."""
+        self.verify_settle(who)
+        state = self.round
+        assert state is not None and state.exposure is not None
+        exposure = state.exposure
+        if exposure.setting != exposure.house_way:
+            self._append({"type": "deviation", "v": 1, "position": HOUSE,
+                          "setting": str(exposure.setting),
+                          "house_way": str(exposure.house_way), "rule": exposure.rule},
+                         "table", Role.SYSTEM)
+        bets = [bet for bet, _ in state.bets.values()]
+        result = self.game.settle(self._hands(), bets, state.banker, state.bank)
+        return self._append(to_json(result), who.actor, who.role)
