@@ -11,6 +11,7 @@ from typing import NoReturn
 
 from .catalog import load_tile_way, poker_way_names, tile_way_names
 from .commands import devices as device_commands
+from .commands import display as display_commands
 from .commands import journal as journal_commands
 from .commands import replay as replay_commands
 from .commands import tiles
@@ -280,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     journal_commands.add_parsers(sub)
     device_commands.add_parsers(sub)
     replay_commands.add_parsers(sub)
+    display_commands.add_parsers(sub)
     return parser
 
 

@@ -1,0 +1,65 @@
+"""``create_app(table, settings)``: the dealer display's FastAPI app (a thin web layer).
+
+Routers per resource live in ``routes/``; the page and its script in ``static/``.  Refused acts
+become HTTP errors here, in one place: a missing or unknown token 401, a role that may not do
+the act 403, an act the round's state refuses 409, a device that stopped answering 503.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request, status
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from ..round import DeviceLostError, IllegalActError, RoleError
+from .routes import acts, events, page, rounds
+from .routes import table as table_route
+from .settings import DisplaySettings
+from .table import Table
+
+STATIC = Path(__file__).with_name("static")
+
+
+def _refused(status_code: int, err: IllegalActError | DeviceLostError) -> JSONResponse:
+    body = {"detail": str(err), "act": getattr(err, "act", None),
+            "reason": getattr(err, "reason", str(err)), "error": type(err).__name__}
+    return JSONResponse(body, status_code=status_code)
+
+
+def create_app(table: Table, settings: DisplaySettings | None = None, *,
+               recover: bool = True) -> FastAPI:
+    """The app for one table; on start-up it recovers a round a crash left open."""
+    settings = settings or DisplaySettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if recover:
+            table.recover()
+        yield
+        table.close()
+
+    app = FastAPI(title=settings.title, summary="Dealer display and table API",
+                  lifespan=lifespan)
+    app.state.table = table
+    app.state.settings = settings
+
+    @app.exception_handler(RoleError)
+    async def role_refused(request: Request, err: RoleError) -> JSONResponse:
+        return _refused(status.HTTP_403_FORBIDDEN, err)
+
+    @app.exception_handler(IllegalActError)
+    async def act_refused(request: Request, err: IllegalActError) -> JSONResponse:
+        return _refused(status.HTTP_409_CONFLICT, err)
+
+    @app.exception_handler(DeviceLostError)
+    async def device_lost(request: Request, err: DeviceLostError) -> JSONResponse:
+        return _refused(status.HTTP_503_SERVICE_UNAVAILABLE, err)
+
+    for module in (table_route, rounds, acts, events, page):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,1 @@
+"""One router per resource: the table, the recall, acts, the event stream and the page."""

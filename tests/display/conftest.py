@@ -1,0 +1,89 @@
+"""Fixtures for the display: a table on fakes over an SQLite file, tokens, a live server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from controller.display import DisplaySettings, Table, create_app
+from controller.journal import StepClock, open_journal
+from controller.profile import load_profile
+from controller.round import FakeDice, FakeShuffler, PokerRound, Who
+
+DEALER_TOKEN = "dealer-token-1"
+SUPERVISOR_TOKEN = "super-token-1"
+SETTINGS = DisplaySettings({DEALER_TOKEN: Who.dealer("ann"),
+                            SUPERVISOR_TOKEN: Who.supervisor("sue")})
+DEALER = {"Authorization": f"Bearer {DEALER_TOKEN}"}
+SUPERVISOR = {"Authorization": f"Bearer {SUPERVISOR_TOKEN}"}
+
+
+def make_app(path: Path, seed: int = 7, replay: bool = False) -> FastAPI:
+    """A new app over the journal at ``path`` (a restart when the file exists)."""
+    journal = open_journal(path, clock=StepClock())
+    engine = PokerRound(journal, load_profile("classic"), FakeShuffler(seed), FakeDice(seed),
+                        replay=replay)
+    return create_app(Table(engine), SETTINGS)
+
+
+def play_round(client: TestClient | object, post: object = None) -> None:
+    """Open, three bets, close, shuffle, seven packets, roll, house way everywhere, settle."""
+    do = post or client.post  # type: ignore[attr-defined]
+    ok = [do("/api/round/open", headers=DEALER)]
+    for position, wager in ((2, 2500), (4, 5000), (6, 10000)):
+        ok.append(do("/api/round/bets", headers=DEALER,
+                     json={"position": position, "wager": wager}))
+    ok.append(do("/api/round/close-bets", headers=DEALER))
+    ok.append(do("/api/round/shuffle", headers=DEALER))
+    ok += [do("/api/round/packet", headers=DEALER) for _ in range(7)]
+    ok.append(do("/api/round/roll", headers=DEALER))
+    for position in (2, 4, 6):
+        ok.append(do("/api/round/hands", headers=DEALER, json={"position": position}))
+    ok.append(do("/api/round/dealer", headers=DEALER))
+    ok.append(do("/api/round/settle", headers=DEALER))
+    bad = [r.text for r in ok if r.status_code != 200]  # type: ignore[attr-defined]
+    assert not bad, bad
+
+
+@pytest.fixture
+def journal_path(tmp_path: Path) -> Path:
+    return tmp_path / "table.db"
+
+
+@pytest.fixture
+def client(journal_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(journal_path)) as made:
+        yield made
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def live(journal_path: Path) -> Iterator[str]:
+    """The app served by uvicorn on a free 127.0.0.1 port, in a thread; yields its base URL."""
+    port = free_port()
+    config = uvicorn.Config(make_app(journal_path), host="127.0.0.1", port=port,
+                            log_level="warning", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
