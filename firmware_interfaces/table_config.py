@@ -1,0 +1,98 @@
+"""A table's hardware file (config/tables/NAME.toml): serial devices and GPIO pins.
+
+``[shuffler]`` and ``[shaker]`` name each serial device's pyserial URL and what the table
+approves of it (model, firmware hashes, whether a seeded simulator may stand in); ``[panel]`` and
+``[shaker_lines]`` are the GPIO pin maps (``gpio.pins``).  Unknown sections and keys are errors
+naming them; a device whose hello does not match is refused when its driver opens.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DeviceConfigError
+from .gpio.pins import TablePins
+from .identity import Expected
+
+_SECTIONS = {"name", "shuffler", "shaker", "panel", "shaker_lines"}
+_DEVICE_KEYS = {"url", "model", "firmware_hashes", "allow_seeded"}
+
+
+@dataclass(frozen=True, slots=True)
+class SerialDevice:
+    """Where a serial device is and what the table approves of it."""
+
+    url: str
+    expected: Expected
+
+
+@dataclass(frozen=True, slots=True)
+class TableHardware:
+    """Everything a table's hardware file says."""
+
+    name: str
+    shuffler: SerialDevice | None
+    shaker: SerialDevice | None
+    pins: TablePins
+
+
+def _device(data: Mapping[str, object], kind: str, where: str) -> SerialDevice | None:
+    if kind not in data:
+        return None
+    table = data[kind]
+    if not isinstance(table, dict):
+        raise DeviceConfigError(f"{where}: [{kind}] must be a table, not {table!r}")
+    unknown = sorted(set(table) - _DEVICE_KEYS)
+    if unknown:
+        raise DeviceConfigError(f"{where}: unknown key {unknown[0]!r} in [{kind}]; "
+                                f"known: {sorted(_DEVICE_KEYS)}")
+    url = table.get("url")
+    if not isinstance(url, str) or not url:
+        raise DeviceConfigError(f"{where}: [{kind}] url must be a pyserial URL, not {url!r}")
+    model = table.get("model")
+    if model is not None and not isinstance(model, str):
+        raise DeviceConfigError(f"{where}: [{kind}] model must be text, not {model!r}")
+    hashes = table.get("firmware_hashes", [])
+    if not isinstance(hashes, list) or not all(
+        isinstance(h, str) and h.startswith("sha256:") for h in hashes
+    ):
+        raise DeviceConfigError(f"{where}: [{kind}] firmware_hashes must be a list of "
+                                f"'sha256:...' texts, not {hashes!r}")
+    seeded = table.get("allow_seeded", False)
+    if not isinstance(seeded, bool):
+        raise DeviceConfigError(f"{where}: [{kind}] allow_seeded must be true or false, "
+                                f"not {seeded!r}")
+    return SerialDevice(url, Expected(kind, model, frozenset(hashes), seeded))
+
+
+def parse_table(text: str, where: str) -> TableHardware:
+    """Validate a table hardware file's text; errors name the file, section and key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise DeviceConfigError(f"{where}: bad TOML: {err}") from err
+    unknown = sorted(set(data) - _SECTIONS)
+    if unknown:
+        raise DeviceConfigError(f"{where}: unknown section or key {unknown[0]!r}; "
+                                f"known: {sorted(_SECTIONS)}")
+    name = data.get("name", Path(where).stem)
+    if not isinstance(name, str):
+        raise DeviceConfigError(f"{where}: name must be text, not {name!r}")
+    try:
+        pins = TablePins.from_config(data)
+    except DeviceConfigError as err:
+        raise DeviceConfigError(f"{where}: {err}") from err
+    return TableHardware(name, _device(data, "shuffler", where), _device(data, "shaker", where),
+                         pins)
+
+
+def load_table(path: str | Path) -> TableHardware:
+    """Read and validate a table hardware file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise DeviceConfigError(f"cannot read table file {str(path)!r}: {err.strerror}") from err
+    return parse_table(text, str(path))
