@@ -1,0 +1,156 @@
+"""``paigow vision calibrate cards DIR --out CALIB`` and ``paigow vision read IMAGE...``.
+
+``add_parsers(subparsers)`` registers ``vision``; each handler takes the parsed arguments and
+returns the exit status, raising ``VisionCommandError`` (a ``ControllerError`` and a
+``ValueError``) with a one-line reason on bad input. An image that cannot be read does not
+stop ``read``: it is reported in place (an ``error`` in its JSON object) and the exit status
+is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from vision.cards import CardReader, Deck, calibrate, load_faces
+from vision.errors import VisionError
+from vision.frame import FrameReader, FrameResult, item_readers
+from vision.items import Item
+from vision.layout import Layout
+from vision.sources import read_image
+
+from ..catalog import config_dir
+from ..errors import ControllerError
+
+
+class VisionCommandError(ControllerError, ValueError):
+    """A vision command that could not be done; the message is one line."""
+
+
+def layout_path(name: str) -> Path:
+    """The layout file a name stands for: a ``.toml`` path, or ``config/layouts/NAME.toml``."""
+    if name.endswith(".toml") or "/" in name:
+        return Path(name)
+    return config_dir() / "layouts" / f"{name}.toml"
+
+
+def cmd_calibrate_cards(args: argparse.Namespace) -> int:
+    """Learn a deck from a folder of face images and save the calibration."""
+    try:
+        faces = load_faces(args.dir)
+        deck = calibrate(faces, name=args.name or Path(args.dir).name, rounds=args.rounds)
+        deck.save(args.out)
+    except VisionError as err:
+        raise VisionCommandError(str(err)) from err
+    strip = f", {len(deck.strip_codes)} by edge strip ({' '.join(deck.strip_codes)})" \
+        if deck.strip_codes else ""
+    print(f"deck {deck.name!r}: {len(deck.codes)} faces by corner index{strip} -> {args.out}")
+    return 0
+
+
+def _item_text(item: Item) -> str:
+    code = item.code or "?"
+    where = f"({item.center[0]:.0f}, {item.center[1]:.0f})"
+    region = f" {item.region}" if item.region else ""
+    note = f" [{item.note}]" if item.note else ""
+    return f"  {item.kind:<4} {code:<4} {item.confidence:.3f} {where}{region}{note}"
+
+
+def _summary(name: str, result: FrameResult) -> str:
+    kinds = [(k, sum(1 for i in result.items if i.kind == k)) for k in ("card", "tile", "die")]
+    found = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in kinds if n) or "nothing"
+    unknown = sum(1 for i in result.items if i.code is None)
+    extra = f" ({unknown} unknown)" if unknown else ""
+    note = f" [{result.note}]" if result.note else ""
+    return f"{name}: {found}{extra}{note}"
+
+
+def _reader(args: argparse.Namespace) -> FrameReader:
+    try:
+        cards = CardReader(Deck.load(args.deck)) if args.deck else None
+        layout = Layout.load(layout_path(args.layout)) if args.layout else None
+    except VisionError as err:
+        raise VisionCommandError(str(err)) from err
+    return FrameReader(cards=cards, others=item_readers(), layout=layout)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """Read every card, tile and die in each image."""
+    reader = _reader(args)
+    if reader.cards is None:
+        print("paigow: note: no --deck given, so cards are not read", file=sys.stderr)
+    status = 0
+    for name in args.images:
+        out: dict[str, Any]
+        try:
+            result = reader.read(read_image(name))
+        except VisionError as err:
+            status = 1
+            if args.json:
+                out = {"image": name, "error": str(err), "items": []}
+                print(json.dumps(out))
+            else:
+                print(f"{name}: error: {err}")
+            continue
+        if args.json:
+            print(json.dumps(result.to_json(name)))
+        else:
+            print(_summary(name, result))
+            for item in result.items:
+                print(_item_text(item))
+    return status
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``vision calibrate cards`` and ``vision read`` on ``add_subparsers()``."""
+    vision = subparsers.add_parser("vision", help="camera: calibrate a deck, read frames")
+    sub = vision.add_subparsers(dest="vision_command", required=True, metavar="COMMAND")
+
+    cal = sub.add_parser("calibrate", help="learn a deck from its face images")
+    what = cal.add_subparsers(dest="calibrate_what", required=True, metavar="WHAT")
+    p = what.add_parser("cards", help="one image per face in DIR: As.png ... Jk.png")
+    p.add_argument("dir", metavar="DIR", help="folder of 53 face images named by card code")
+    p.add_argument("--out", required=True, metavar="CALIB", help="calibration file to write")
+    p.add_argument("--name", help="the deck's name (default: the folder's)")
+    p.add_argument("--rounds", type=_positive, default=32,
+                   help="training renders per face, about (default 32)")
+    p.set_defaults(handler=cmd_calibrate_cards)
+
+    p = sub.add_parser("read", help="read the cards, tiles and dice in images")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--deck", metavar="CALIB", help="a deck calibration (to read cards)")
+    p.add_argument("--layout", metavar="NAME",
+                   help="table layout: config/layouts/NAME.toml or a .toml path")
+    p.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    p.set_defaults(handler=cmd_read)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be > 0")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run these subcommands alone (``python -m controller.commands.vision``)."""
+    parser = argparse.ArgumentParser(prog="paigow")
+    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.handler(args)
+    except ControllerError as err:
+        print(f"paigow: error: {err}", file=sys.stderr)
+        return 2
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

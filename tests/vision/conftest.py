@@ -1,0 +1,56 @@
+"""Fixtures of the vision tests: the test deck's faces (four styles) and their calibrations.
+
+The faces are drawn by ``scripts/test_assets.sh`` (``scripts/test`` runs it first); when they
+are missing the script is run here, and the card tests skip only if it cannot fetch them.
+Calibrations are kept in ``.cache/assets/decks`` (``vision.cards.cache``).
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from vision.cards import Deck, load_faces
+from vision.cards.cache import cached_deck
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSETS = ROOT / ".cache" / "assets"
+STYLES = ("2color", "4color", "2color-bf", "4color-bf")
+
+cv2.setNumThreads(1)
+
+
+@functools.cache
+def _assets() -> Path | None:
+    folder = ASSETS / "cards"
+    if not all((folder / s / "Jk.png").is_file() for s in STYLES):
+        done = subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=False)
+        if done.returncode != 0:
+            return None
+    return folder
+
+
+def faces_dir(style: str) -> Path:
+    """The folder of one style's 53 face images (skips the test when there is none)."""
+    folder = _assets()
+    if folder is None:
+        pytest.skip("card artwork missing and scripts/test_assets.sh failed (no network?)")
+    return folder / style
+
+
+@functools.cache
+def faces(style: str) -> dict[str, NDArray[np.uint8]]:
+    """One style's faces, code -> BGRA."""
+    return load_faces(faces_dir(style))
+
+
+@functools.cache
+def deck(style: str) -> Deck:
+    """One style's calibration (kept between runs)."""
+    return cached_deck(style, faces(style), ASSETS / "decks")

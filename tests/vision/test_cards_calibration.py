@@ -1,0 +1,87 @@
+"""Learning a deck from one image per face: folders, errors naming the face, saved files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.conftest import deck, faces, faces_dir
+from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize
+from vision.errors import CalibrationError
+
+
+def test_calibration_from_files_reads_a_clean_card() -> None:
+    made = calibrate(faces("4color"), name="quick", rounds=6)
+    assert made.name == "quick"
+    assert len(made.codes) == 52 and made.strip_codes == ("Jk",)
+    assert set(made.ranks.names) == set("23456789TJQKA") and set(made.suits.names) == set("cdhs")
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    original = deck("2color")
+    path = tmp_path / "deck.npz"
+    original.save(path)
+    back = Deck.load(path)
+    assert back.codes == original.codes and back.link == original.link
+    assert np.array_equal(back.ranks.projection, original.ranks.projection)
+    assert back.strip_accept == original.strip_accept
+
+
+def test_load_refuses_other_files(tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError, match="no deck calibration"):
+        Deck.load(tmp_path / "missing.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(CalibrationError, match="not a deck calibration"):
+        Deck.load(junk)
+    np.savez(tmp_path / "other.npz", meta=np.array('{"format": "x", "version": 1}'))
+    with pytest.raises(CalibrationError, match="format 'x'"):
+        Deck.load(tmp_path / "other.npz")
+
+
+def test_folder_errors_name_the_face(tmp_path: Path) -> None:
+    src = faces_dir("2color")
+    for path in src.glob("*.png"):
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "Qh.png").unlink()
+    with pytest.raises(CalibrationError, match="Qh"):
+        load_faces(tmp_path)
+    shutil.copy(src / "Qh.png", tmp_path / "Qh.png")
+    shutil.copy(src / "As.png", tmp_path / "AS.jpg")  # the same card twice
+    with pytest.raises(CalibrationError, match=r"second image of 'As'"):
+        load_faces(tmp_path)
+    (tmp_path / "AS.jpg").unlink()
+    (tmp_path / "Zz.png").write_bytes(b"")
+    with pytest.raises(CalibrationError, match="Zz"):
+        load_faces(tmp_path)
+    (tmp_path / "Zz.png").unlink()
+    (tmp_path / "Kd.png").write_bytes(b"garbage")
+    with pytest.raises(ValueError, match=r"Kd\.png"):
+        load_faces(tmp_path)
+    with pytest.raises(CalibrationError, match=r"not a folder"):
+        load_faces(tmp_path / "nothing")
+
+
+def test_card_face_cuts_a_photographed_card() -> None:
+    face = faces("2color")["As"]
+    photo = np.full((500, 420, 3), 40, np.uint8)
+    opaque = cv2.cvtColor(face, cv2.COLOR_BGRA2BGR)
+    photo[70:70 + face.shape[0], 80:80 + face.shape[1]] = opaque
+    cut = card_face(photo)
+    assert cut.shape[2] == 4
+    assert abs(cut.shape[0] - face.shape[0]) <= 3 and abs(cut.shape[1] - face.shape[1]) <= 3
+
+
+@pytest.mark.parametrize(("text", "code"), [("as", "As"), ("10h", "Th"), ("JK", "Jk")])
+def test_codes(text: str, code: str) -> None:
+    assert normalize(text) == code and code in CODES
+    assert len(CODES) == 53
+
+
+def test_bad_code() -> None:
+    with pytest.raises(ValueError, match="'1x'"):
+        normalize("1x")

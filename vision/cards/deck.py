@@ -1,0 +1,108 @@
+"""A calibrated deck: what one deck's corner indices look like, saved to and loaded from a file.
+
+Made by ``calibrate.calibrate`` from one image per face. It holds a discriminant for ranks
+and one for suits (``model.Lda``, over the vectors of ``patch``), and per face with a corner
+index where the card's centre lies from the suit's centroid (in card widths, in the index's
+own frame: right, down) and the distance from the rank's centroid to the suit's (in card
+widths). Faces without a corner index (this artwork's joker) have strip templates instead.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import CalibrationError
+from .codes import CODES
+from .model import Lda
+
+F32 = NDArray[np.float32]
+FORMAT = "paigow-deck"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One deck's calibration. ``offsets`` and ``lengths`` are indexed like ``codes``."""
+
+    name: str
+    aspect: float  # card height / width
+    link: float  # how close marks join one index (``ink.Limits.link``)
+    codes: tuple[str, ...]
+    ranks: Lda
+    suits: Lda
+    offsets: F32  # (len(codes), 2) card centre from the suit centroid, card widths
+    lengths: F32  # (len(codes),) rank-to-suit centroid distance, card widths
+    strip_codes: tuple[str, ...] = ()
+    strips: F32 = field(default_factory=lambda: np.zeros((0, 0, 0), np.float32))
+    strip_accept: float = 1.0  # correlation that names a strip face
+
+    def __post_init__(self) -> None:
+        n = len(self.codes)
+        if self.offsets.shape != (n, 2) or self.lengths.shape != (n,):
+            raise CalibrationError(f"deck {self.name!r}: arrays do not match its {n} codes")
+        unknown = sorted(set(self.codes + self.strip_codes) - set(CODES))
+        if unknown:
+            raise CalibrationError(f"deck {self.name!r}: unknown card codes {unknown!r}")
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        """Every face the deck knows, with or without a corner index."""
+        return self.codes + self.strip_codes
+
+    def save(self, path: str | Path) -> None:
+        """Write the calibration to ``path`` (a numpy ``.npz`` archive with a JSON header)."""
+        meta = {
+            "format": FORMAT, "version": VERSION, "name": self.name, "aspect": self.aspect,
+            "link": self.link, "codes": list(self.codes), "strip_codes": list(self.strip_codes),
+            "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
+            "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
+            "strip_accept": self.strip_accept,
+        }
+        buf = io.BytesIO()
+        arrays: dict[str, NDArray[np.generic]] = {
+            "meta": np.array(json.dumps(meta)), "offsets": self.offsets,
+            "lengths": self.lengths, "strips": self.strips,
+            **self.ranks.arrays("rank"), **self.suits.arrays("suit"),
+        }
+        np.savez_compressed(buf, allow_pickle=False, **arrays)
+        try:
+            Path(path).write_bytes(buf.getvalue())
+        except OSError as err:
+            raise CalibrationError(f"cannot write deck calibration {str(path)!r}: {err}") from err
+
+    @classmethod
+    def load(cls, path: str | Path) -> Deck:
+        """Read a calibration written by ``save``; CalibrationError naming the file otherwise."""
+        where = str(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                arrays = {k: data[k] for k in data.files if k != "meta"}
+            if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+                raise CalibrationError(
+                    f"{where!r}: format {meta.get('format')!r} version "
+                    f"{meta.get('version')!r}, expected {FORMAT!r} version {VERSION}"
+                )
+            return cls(
+                name=str(meta["name"]), aspect=float(meta["aspect"]),
+                link=float(meta["link"]), codes=tuple(meta["codes"]),
+                ranks=Lda.from_arrays("rank", arrays, meta["rank_names"], meta["rank_typical"]),
+                suits=Lda.from_arrays("suit", arrays, meta["suit_names"], meta["suit_typical"]),
+                offsets=arrays["offsets"].astype(np.float32),
+                lengths=arrays["lengths"].astype(np.float32),
+                strip_codes=tuple(meta["strip_codes"]),
+                strips=arrays["strips"].astype(np.float32),
+                strip_accept=float(meta["strip_accept"]),
+            )
+        except FileNotFoundError as err:
+            raise CalibrationError(f"no deck calibration at {where!r}") from err
+        except CalibrationError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+            raise CalibrationError(f"{where!r} is not a deck calibration: {err}") from err

@@ -1,0 +1,264 @@
+"""Ink on white: the marks printed on cards, grouped into candidate corner indices.
+
+A card's corner index is a rank glyph over a suit pip, printed close together and apart from
+the rest of the face. The frame's darkest channel is compared with the local white level, so
+black, red, blue and green ink all show and uneven light cancels out; only ink inside a
+card's paper counts. Marks are connected components (a mark lost in a hairline frame is cut
+free by opening); ``link`` joins them into groups and ``_candidates`` offers each group and
+its plausible parts. Every candidate gets its centroid, principal axis and spread from
+pixel moments, all computed at once with numpy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from .link import LINK, link_marks, shape
+
+Image = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+INK_RATIO = 0.78  # ink is darker than this fraction of the local white
+WHITE_MIN = 70  # local white below this is not a card (felt, shadow)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Sizes in pixels a mark and a group may have (they bound the card sizes seen), and how
+    groups are formed."""
+
+    mark_min: int = 3  # smallest mark height
+    mark_max: int = 90  # largest mark height or width
+    area_min: int = 4
+    group_marks: int = 3  # most marks in an index: "1", "0" and the suit
+    group_size: int = 6  # most marks in a group whose subsets are tried
+    link: float = LINK  # each deck learns its own (``calibrate.choose_link``)
+    elongation: tuple[float, float] = (1.25, 7.0)
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Candidate indices: per group its centroid (x, y), axis angle in radians (the long
+    axis, modulo pi, measured from the image x axis), spread along and across the long axis
+    (standard deviations in pixels), ink pixel count and number of marks, and ``ends``
+    (N x 2 x 2 x 2): for each sense of the axis (0: as ``theta`` points, 1: turned), the
+    centroid (x, y) of the rank (every mark but the last along the axis) and of the suit
+    (the last mark); ``parent`` ties variants of one set of marks together."""
+
+    cx: F64
+    cy: F64
+    theta: F64
+    major: F64
+    minor: F64
+    pixels: F64
+    marks: NDArray[np.int64]
+    ends: F64
+    parent: NDArray[np.int64]  # groups with one parent are variants of one set of marks
+    variant: NDArray[np.bool_]  # a part of a larger group of marks
+    members: NDArray[np.int64]  # (N x k) the marks of each group, -1 beyond them
+
+    def __len__(self) -> int:
+        return len(self.cx)
+
+    def take(self, keep: NDArray[np.bool_] | NDArray[np.int64]) -> Groups:
+        """The groups selected by a mask or index array."""
+        return Groups(self.cx[keep], self.cy[keep], self.theta[keep], self.major[keep],
+                      self.minor[keep], self.pixels[keep], self.marks[keep], self.ends[keep],
+                      self.parent[keep], self.variant[keep], self.members[keep])
+
+
+def ink_mask(frame: Image, white_window: int = 15) -> Image:
+    """255 where a pixel is ink: darker than ``INK_RATIO`` of its neighbourhood's white,
+    and inside a card (a patch of paper with its holes filled), so the felt is never ink."""
+    low = cv2.min(cv2.min(frame[:, :, 0], frame[:, :, 1]), frame[:, :, 2])
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
+    white = cv2.blur(cv2.dilate(low, kernel), (white_window, white_window))
+    threshold = cv2.LUT(white, _RATIO_LUT)
+    dark = cv2.compare(low, threshold, cv2.CMP_LT)
+    lit = cv2.threshold(low, WHITE_MIN, 255, cv2.THRESH_BINARY)[1]
+    paper = cv2.bitwise_and(cv2.bitwise_not(dark), lit)
+    outlines = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2]
+    inside = np.zeros_like(paper)
+    cv2.drawContours(inside, [c for c in outlines if len(c) >= 4], -1, 255, -1)
+    return np.asarray(cv2.bitwise_and(dark, inside), np.uint8)
+
+
+_RATIO_LUT = np.clip(np.arange(256) * INK_RATIO, 0, 255).astype(np.uint8)
+
+
+def _components(mask: Image) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]:
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    return int(count), np.asarray(labels, np.int32), np.asarray(stats, np.int32)
+
+
+def find_groups(frame: Image, limits: Limits | None = None) -> Groups:
+    """The candidate corner indices in a BGR frame."""
+    limits = limits or Limits()
+    mask = ink_mask(frame)
+    count, labels, stats = _components(mask)
+    big = np.flatnonzero((stats[:, 2] > limits.mark_max) | (stats[:, 3] > limits.mark_max))
+    big = big[big > 0]
+    cut = np.zeros(count, np.bool_)
+    if len(big):
+        # A mark touching a hairline (a picture frame, a card's edge) is lost in one large
+        # component: open the large components only, which cuts hairlines and keeps solid
+        # marks. The pieces are "cut" marks: they may join a mark above or below, not each
+        # other.
+        kernel = np.ones((3, 3), np.uint8)
+        extra = [stats]
+        for k in big.tolist():
+            bx, by, bw, bh = (int(v) for v in stats[k, :4])
+            roi = labels[by:by + bh, bx:bx + bw]
+            opened = np.asarray(cv2.morphologyEx(
+                (roi == k).astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel), np.uint8)
+            pieces, piece_labels, piece_stats = _components(opened)
+            if pieces > 1:
+                inside = opened > 0
+                roi[inside] = piece_labels[inside] + (count - 1)
+                piece_stats[1:, 0] += bx
+                piece_stats[1:, 1] += by
+                extra.append(piece_stats[1:])
+                count += pieces - 1
+        if len(extra) > 1:
+            stats = np.concatenate(extra)
+            cut = np.concatenate([cut, np.ones(count - len(cut), np.bool_)])
+    x, y, w, h, area = (stats[:, i] for i in range(5))
+    keep = (
+        (h >= limits.mark_min) & (h <= limits.mark_max) & (w <= limits.mark_max)
+        & (area >= limits.area_min)
+    )
+    keep[0] = False
+    marks = np.flatnonzero(keep)
+    if len(marks) == 0:
+        return _empty()
+    m = _moments(mask, labels, marks, count)
+    group_of, pa, pb = link_marks(x[marks], y[marks], w[marks], h[marks], cut[marks], m,
+                                  limits.link)
+    members, owners, parent = _candidates(group_of, pa, pb, limits.group_size)
+    groups = _aggregate(m, members, owners, len(parent), parent)
+    groups = dataclasses.replace(groups, members=_padded(members, owners, len(parent)))
+    elong = groups.major / np.maximum(groups.minor, 1e-6)
+    ok = (
+        (groups.marks >= 2) & (groups.marks <= limits.group_marks)
+        & (elong >= limits.elongation[0]) & (elong <= limits.elongation[1])
+        & (groups.major >= limits.mark_min * 0.6)
+    )
+    return groups.take(ok)
+
+
+def _candidates(
+    group_of: NDArray[np.int64], pa: NDArray[np.int64], pb: NDArray[np.int64], most: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Candidate indices as (member marks, candidate of each, parent group of each candidate).
+
+    Every group is one candidate. A group of three to ``most`` marks may be an index with a
+    neighbour's marks joined (or a ten): it is also offered as every subset of two or three
+    of its marks. A larger group is a chain through several cards (an edge line touching
+    their indices): it is offered as each joined pair and each path of three marks. The
+    reader keeps, among candidates sharing marks, the one that fits an index best.
+    """
+    nmarks = np.bincount(group_of)
+    members: list[NDArray[np.int64]] = [np.arange(len(group_of))]
+    owners: list[NDArray[np.int64]] = [group_of]
+    parent: list[int] = list(range(len(nmarks)))
+    subsets: list[tuple[int, ...]] = []
+    by_group = np.argsort(group_of, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(nmarks)])
+    for gid in np.flatnonzero((nmarks >= 3) & (nmarks <= most)).tolist():
+        own = by_group[starts[gid]:starts[gid + 1]].tolist()
+        subsets += [s for size in (2, 3) if size < len(own)
+                    for s in itertools.combinations(own, size)]
+    chained = nmarks[group_of] > most
+    if chained.any():
+        keep = chained[pa]
+        edges = list(zip(pa[keep].tolist(), pb[keep].tolist(), strict=True))
+        near: dict[int, list[int]] = {}
+        for a, b in edges:
+            near.setdefault(a, []).append(b)
+            near.setdefault(b, []).append(a)
+        subsets += [tuple(sorted(e)) for e in edges]
+        subsets += [tuple(sorted((mid, *ends))) for mid, around in near.items()
+                    for ends in itertools.combinations(around, 2)]
+    for k, subset in enumerate(dict.fromkeys(subsets)):
+        members.append(np.array(subset, np.int64))
+        owners.append(np.full(len(subset), len(nmarks) + k, np.int64))
+        parent.append(int(group_of[subset[0]]))
+    return np.concatenate(members), np.concatenate(owners), np.array(parent, np.int64)
+
+
+def _padded(members: NDArray[np.int64], owners: NDArray[np.int64], count: int
+            ) -> NDArray[np.int64]:
+    """Each candidate's marks as one row of ``Groups.members`` (-1 beyond its marks)."""
+    order = np.argsort(owners, kind="stable")
+    sizes = np.bincount(owners, minlength=count)
+    width = max(int(sizes.max()) if count else 1, 1)
+    out = np.full((count, width), -1, np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)])[:-1]
+    rank = np.arange(len(owners)) - np.repeat(starts, sizes)
+    out[owners[order], rank] = members[order]
+    return out
+
+
+def _aggregate(m: F64, members: NDArray[np.int64], owners: NDArray[np.int64], ngroups: int,
+               parent: NDArray[np.int64]) -> Groups:
+    """Groups made of marks ``members`` (each in group ``owners``), from mark moments."""
+    mm = m[members]
+    sums = np.stack([np.bincount(owners, mm[:, k], ngroups).astype(np.float64)
+                     for k in range(6)], axis=1)
+    n, mx, my, theta, major, minor = shape(sums)
+    nmarks = np.bincount(owners, minlength=ngroups)
+    ends = _ends(mm, owners, sums, mx, my, theta)
+    return Groups(mx, my, theta, major, minor, n, nmarks, ends, parent,
+                  np.arange(ngroups) != parent, np.zeros((ngroups, 0), np.int64))
+
+
+def _ends(m: F64, group_of: NDArray[np.int64], sums: F64, mx: F64, my: F64, theta: F64) -> F64:
+    """Rank and suit centroids of each group, for both senses of its axis (``Groups.ends``)."""
+    ngroups = len(mx)
+    n = np.maximum(m[:, 0], 1.0)
+    proj = (m[:, 1] / n - mx[group_of]) * np.cos(theta[group_of]) + (
+        m[:, 2] / n - my[group_of]
+    ) * np.sin(theta[group_of])
+    order = np.lexsort((proj, group_of))
+    bounds = np.searchsorted(group_of[order], np.arange(ngroups + 1))
+    first, last = order[bounds[:-1]], order[np.maximum(bounds[1:] - 1, 0)]
+    ends = np.zeros((ngroups, 2, 2, 2))
+    for sense, suit in enumerate((last, first)):
+        rest = sums[:, :3] - m[suit, :3]
+        rest_n = np.maximum(rest[:, 0], 1.0)
+        ends[:, sense, 0] = rest[:, 1:3] / rest_n[:, None]
+        ends[:, sense, 1] = m[suit, 1:3] / n[suit][:, None]
+    return ends
+
+
+def _moments(
+    mask: Image, labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
+) -> F64:
+    """Raw pixel moments (n, sx, sy, sxx, syy, sxy) of each kept mark."""
+    lut = np.full(count, -1, np.int64)
+    lut[marks] = np.arange(len(marks))
+    points = cv2.findNonZero(mask)
+    if points is None:
+        return np.zeros((len(marks), 6))
+    points = points.reshape(-1, 2)
+    xs, ys = points[:, 0], points[:, 1]
+    k = lut[labels[ys, xs]]
+    inside = k >= 0
+    k, fx, fy = k[inside], xs[inside].astype(np.float64), ys[inside].astype(np.float64)
+    n = len(marks)
+    cols = (None, fx, fy, fx * fx, fy * fy, fx * fy)
+    return np.stack([np.bincount(k, c, n).astype(np.float64) for c in cols], axis=1)
+
+
+def _empty() -> Groups:
+    z = np.zeros(0)
+    zi = np.zeros(0, np.int64)
+    return Groups(z, z, z, z, z, z, zi, np.zeros((0, 2, 2, 2)), zi, np.zeros(0, np.bool_),
+                  np.zeros((0, 1), np.int64))

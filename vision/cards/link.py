@@ -1,0 +1,113 @@
+"""Which marks of ink belong together: the rank and suit of one corner index.
+
+Marks (connected components, with their pixel moments) join when close for their size: one
+above the other along the long axis of the more elongated one (rank over suit) within
+``ALONG`` times the smaller size; side by side ("1" and "0" of a ten) only within the
+deck's ``link`` and when alike in size, so an index does not join the pips and pictures
+beside it. Pieces of one hairline (a card's edge) join nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+F64 = NDArray[np.float64]
+
+ALONG = 0.6  # rank over suit: join when closer than this times the smaller height
+ALONG_COS = 0.76  # "over": within 40 degrees of the long axis
+LINK = 0.3  # default: marks join when their boxes are closer than this times the smaller height
+REACH_MIN = 1.5  # ... or than this many pixels
+SIMILAR = 2.5  # rank over suit: the larger at most this times the smaller
+SIMILAR_ACROSS = 1.4  # side by side ("1" and "0"): about the same size
+
+
+def shape(m: F64) -> tuple[F64, F64, F64, F64, F64, F64]:
+    """Pixel count, centroid, long-axis angle and spreads from raw moments."""
+    n = np.maximum(m[:, 0], 1.0)
+    mx, my = m[:, 1] / n, m[:, 2] / n
+    cxx = m[:, 3] / n - mx * mx
+    cyy = m[:, 4] / n - my * my
+    cxy = m[:, 5] / n - mx * my
+    half_tr = (cxx + cyy) / 2
+    root = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
+    major = np.sqrt(np.maximum(half_tr + root, 0))
+    minor = np.sqrt(np.maximum(half_tr - root, 1e-6))
+    theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    return m[:, 0], mx, my, theta, major, minor
+
+
+def link_marks(
+    x: NDArray[np.int32], y: NDArray[np.int32], w: NDArray[np.int32], h: NDArray[np.int32],
+    cut: NDArray[np.bool_], moments: F64, link: float,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Group numbers of marks of like height (within ``SIMILAR``) that lie close, and the
+    pairs of marks joined (two arrays of mark numbers).
+
+    Marks one above the other along the long axis of the more elongated one (rank over suit)
+    join when their boxes are closer than ``ALONG`` times the smaller height; marks side by
+    side ("1" and "0" of a ten) only when closer than ``link`` times it, so an index does not
+    join the pips and pictures beside it.
+    """
+    _, cx, cy, theta, major, minor = shape(moments)
+    elong = major / np.maximum(minor, 1e-6)
+    n = len(x)
+    order = np.argsort(x, kind="stable")
+    x0, y0 = x[order].astype(np.float64), y[order].astype(np.float64)
+    x1, y1 = x0 + w[order], y0 + h[order]
+    hh = np.maximum(w, h)[order].astype(np.float64)  # a mark's size, nearly whatever its turn
+    reach = np.maximum(max(ALONG, link) * hh, REACH_MIN)
+    # Candidate pairs: each mark with the marks after it (by left edge) that start within
+    # its reach, all made at once.
+    end = np.searchsorted(x0, x1 + reach, side="right")
+    count = np.maximum(end - np.arange(n) - 1, 0)
+    a = np.repeat(np.arange(n), count)
+    b = a + 1 + (np.arange(len(a)) - np.repeat(np.cumsum(count) - count, count))
+    gap_x = x0[b] - x1[a]
+    gap_y = np.maximum(y0[b] - y1[a], y0[a] - y1[b])
+    small = np.minimum(hh[a], hh[b])
+    oa, ob = order[a], order[b]
+    # The axis is the more elongated mark's; a cut mark only ever joins along the axis of a
+    # whole one (a suit cut from a frame, under its rank).
+    ref = np.where((elong[oa] >= elong[ob]) & ~cut[oa] | cut[ob], oa, ob)
+    dx, dy = cx[ob] - cx[oa], cy[ob] - cy[oa]
+    cos_t, sin_t = np.cos(theta[ref]), np.sin(theta[ref])
+    along = (
+        (np.abs(dx * cos_t + dy * sin_t) >= ALONG_COS * np.hypot(dx, dy))
+        & (elong[ref] >= 1.25) & (np.abs(dy * cos_t - dx * sin_t) <= 0.5 * small)
+    )
+    reach_ab = np.where(along, ALONG, link) * small
+    # Side by side needs like sizes ("1" and "0"); two round marks have no axis to tell.
+    side_by_side = ~along & (elong[ref] >= 1.25)
+    like = np.maximum(hh[a], hh[b]) <= np.where(side_by_side, SIMILAR_ACROSS, SIMILAR) * small
+    allowed = ~(cut[oa] | cut[ob]) | (along & (cut[oa] != cut[ob]))
+    near = (np.maximum(gap_x, gap_y) <= np.maximum(reach_ab, REACH_MIN)) & like & allowed
+    # Pieces of one hairline (a card's edge, broken by noise) lie thin and end to end: they
+    # join nothing, else they chain whole spreads into one group.
+    thin = (elong >= 3.0) & (minor <= 2.0)
+    both = thin[oa] & thin[ob]
+    ca = np.abs(dx * np.cos(theta[oa]) + dy * np.sin(theta[oa]))
+    cb = np.abs(dx * np.cos(theta[ob]) + dy * np.sin(theta[ob]))
+    dist = np.maximum(np.hypot(dx, dy), 1e-6)
+    lateral = np.abs(dy * np.cos(theta[oa]) - dx * np.sin(theta[oa]))
+    inline = both & (ca >= 0.95 * dist) & (cb >= 0.95 * dist) & (lateral <= 1.5) & (
+        np.maximum(gap_x, gap_y) <= 2 * small)
+    line = np.zeros(len(elong), np.bool_)
+    line[oa[inline]] = True
+    line[ob[inline]] = True
+    near &= ~(line[oa] | line[ob])
+    pa, pb = a[near], b[near]
+    label = np.arange(n)
+    if len(pa):
+        while True:
+            low = np.minimum(label[pa], label[pb])
+            before = label.copy()
+            np.minimum.at(label, pa, low)
+            np.minimum.at(label, pb, low)
+            label = label[label]
+            if np.array_equal(label, before):
+                break
+    _, dense = np.unique(label, return_inverse=True)
+    out = np.empty(n, np.int64)
+    out[order] = dense
+    return out, order[pa], order[pb]

@@ -1,0 +1,112 @@
+"""Index patches: a group's rank and suit cut out upright, at one size, as unit vectors.
+
+The same cut is used to learn a deck and to read a frame, so both see an index alike. The
+axis runs from the rank's ink centroid to the suit's, which gives the turn and the size
+(``SCALE`` patch pixels for that distance); the rank patch is centred on the rank, the suit
+patch on the suit. Ranks are compared by shape alone (the ink's darkness), suits by shape
+and colour. Each group is cut in both senses of its axis; the wrong one matches nothing.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from .ink import Groups
+
+F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
+Image = NDArray[np.uint8]
+
+SCALE = 11.0  # patch pixels from the rank's centroid to the suit's
+RANK = (22, 24)  # rank patch (width, height)
+SUIT = (18, 18)  # suit patch (width, height)
+
+
+class Pyramid:
+    """A frame and its half-size copies, made when first needed (to shrink without aliasing)."""
+
+    def __init__(self, frame: Image) -> None:
+        self.levels: list[Image] = [frame]
+
+    def level(self, k: int) -> Image:
+        """The frame shrunk ``k`` times by half."""
+        while len(self.levels) <= k:
+            self.levels.append(np.asarray(cv2.pyrDown(self.levels[-1]), np.uint8))
+        return self.levels[k]
+
+
+def geometry(groups: Groups, sense: int) -> tuple[F64, F64, F64, F64]:
+    """Rank centroids, suit centroids, unit "down" vectors and rank-to-suit lengths."""
+    rank = groups.ends[:, sense, 0]
+    suit = groups.ends[:, sense, 1]
+    axis = suit - rank
+    length = np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-6)
+    return rank, suit, axis / length[:, None], length
+
+
+def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
+            size: tuple[int, int]) -> NDArray[np.uint8]:
+    """Patches of ``size`` centred on ``centre`` (original pixels), ``step`` image pixels per
+    patch pixel, from ``image`` (a pyramid level ``f`` times the original size), at once."""
+    w, h = size
+    u = np.arange(w, dtype=np.float64) - (w - 1) / 2
+    v = np.arange(h, dtype=np.float64) - (h - 1) / 2
+    dx, dy = down[:, 0] * step, down[:, 1] * step
+    rx, ry = dy, -dx  # the patch x axis in the image
+    cx = (centre[:, 0] + 0.5) * f - 0.5
+    cy = (centre[:, 1] + 0.5) * f - 0.5
+    uu, vv = u[None, None, :], v[None, :, None]
+    mx = cx[:, None, None] + uu * rx[:, None, None] + vv * dx[:, None, None]
+    my = cy[:, None, None] + uu * ry[:, None, None] + vv * dy[:, None, None]
+    n = len(centre)
+    out = cv2.remap(image, mx.reshape(n * h, w).astype(np.float32),
+                    my.reshape(n * h, w).astype(np.float32), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, np.uint8).reshape(n, h, w, 3)
+
+
+def cut(pyramid: Pyramid, groups: Groups, sense: int) -> tuple[F32, F32]:
+    """Rank and suit vectors of every group cut in one sense (see ``describe``)."""
+    n = len(groups)
+    ranks = np.empty((n, RANK[1], RANK[0], 3), np.uint8)
+    suits = np.empty((n, SUIT[1], SUIT[0], 3), np.uint8)
+    rank, suit, down, length = geometry(groups, sense)
+    step = length / SCALE  # image pixels per patch pixel
+    # Shrink with the pyramid where a patch pixel spans more than 1.5 image pixels.
+    level = np.where(step > 1.5, np.floor(np.log2(np.maximum(step, 1.5) / 1.5)) + 1, 0)
+    for k in np.unique(level).astype(int).tolist():
+        sel = level == k
+        f = 0.5**k
+        image = pyramid.level(k)
+        ranks[sel] = _sample(image, rank[sel], down[sel], step[sel] * f, f, RANK)
+        suits[sel] = _sample(image, suit[sel], down[sel], step[sel] * f, f, SUIT)
+    return describe(ranks, suits)
+
+
+def describe(ranks: NDArray[np.uint8], suits: NDArray[np.uint8]) -> tuple[F32, F32]:
+    """Unit vectors: rank patches as grey ink, suit patches as ink per colour channel."""
+    n = len(ranks)
+    if n == 0:
+        return np.zeros((0, RANK[0] * RANK[1]), np.float32), np.zeros(
+            (0, SUIT[0] * SUIT[1] * 3), np.float32)
+    flat = ranks.reshape(-1, 3)
+    grey = cv2.min(cv2.min(flat[:, 0], flat[:, 1]), flat[:, 2]).reshape(n, -1).astype(np.float32)
+    return _unit(_ink(grey[:, :, None]).reshape(n, -1)), _unit(
+        _ink(suits.reshape(n, -1, 3).astype(np.float32)).reshape(n, -1))
+
+
+def _ink(flat: F32) -> F32:
+    """Darkness relative to the patch's paper (its 90th percentile, per channel)."""
+    k = int(0.9 * (flat.shape[1] - 1))
+    white = np.partition(flat, k, axis=1)[:, k:k + 1]
+    out: F32 = (1.0 - np.minimum(flat / np.maximum(white, 1.0), 1.2)).astype(np.float32)
+    return out
+
+
+def _unit(v: F32) -> F32:
+    v = v - v.mean(axis=1, keepdims=True)
+    out: F32 = (v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)).astype(
+        np.float32)
+    return out

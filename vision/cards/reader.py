@@ -1,0 +1,210 @@
+"""Read every card in a frame by its corner index, against one calibrated deck.
+
+Each candidate index (``ink``) is cut upright in both senses (``patch``) and its rank and
+suit are classified by the deck's discriminants (``model``). Of candidates sharing ink the
+best fit is kept. A card is named only when rank and suit are each far more likely than the
+runner-up (``Thresholds.odds``) and close to their class (``Thresholds.typical``); an
+index-like group that falls short is reported with ``code=None``. Reads implying a card size
+unlike the frame's other cards are withdrawn, both indices of one card merge by the centre
+each predicts, two names for one card and one name at two places are withdrawn. Faces
+without an index are then sought by ``strips``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..items import Item, Point
+from . import patch, strips
+from .deck import Deck
+from .ink import Groups, Limits, find_groups
+
+Image = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+SIZE_SPREAD = 1.2  # how much larger one card may look than the median card of a frame
+SAME, CLASH = 0.12, 0.2  # card widths between the centres two reads give (see _merge)
+WHOLE = 0.6  # a whole group's fit counts this much of a subset's (see _match)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """When a reading is trusted. Rank and suit are each read by a discriminant
+    (``model.Lda``): the best class must be at least ``odds`` (a log-likelihood ratio) more
+    likely than the runner-up, and no further from its class than ``typical`` times the
+    distance 99.9 % of training samples keep; a group further than ``seen`` times it is not
+    taken for an index at all. ``widths``: the card widths in pixels looked for."""
+
+    odds: float = 9.0
+    typical: float = 0.5
+    seen: float = 4.0
+    widths: tuple[float, float] = (60.0, 300.0)
+
+
+@dataclass(frozen=True)
+class _Read:
+    code: str | None
+    score: float
+    center: F64
+    right: F64
+    down: F64
+    width: float
+    note: str | None
+
+
+class CardReader:
+    """Reads cards of one calibrated ``Deck`` from BGR frames."""
+
+    def __init__(self, deck: Deck, thresholds: Thresholds | None = None) -> None:
+        self.deck = deck
+        self.thresholds = thresholds or Thresholds()
+        self.limits = Limits(link=deck.link)
+        self._code_at = {c: k for k, c in enumerate(deck.codes)}
+
+    def read(self, frame: Image) -> list[Item]:
+        """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
+        groups = self._candidates(find_groups(frame, self.limits))
+        reads = _merge(_like_sizes(self._match(frame, groups), self.thresholds.widths))
+        items = [self._item(r) for r in reads]
+        items += strips.find(frame, self.deck.strip_codes, self.deck.strips,
+                             self.deck.strip_accept, self.deck.aspect, items)
+        return sorted(items, key=lambda i: (round(i.center[1] / 40), i.center[0]))
+
+    def _candidates(self, groups: Groups) -> Groups:
+        lo, hi = self.thresholds.widths
+        length = np.hypot(*(groups.ends[:, 0, 1] - groups.ends[:, 0, 0]).T)
+        lengths = self.deck.lengths
+        ok = (length >= lo * float(lengths.min()) * 0.8) & (
+            length <= hi * float(lengths.max()) * 1.2)
+        return groups.take(ok)
+
+    def _match(self, frame: Image, groups: Groups) -> list[_Read]:
+        if len(groups) == 0:
+            return []
+        pyramid = patch.Pyramid(frame)
+        dist = []
+        for sense in (0, 1):
+            rv, sv = patch.cut(pyramid, groups, sense)
+            dist.append((self.deck.ranks.distances(rv), self.deck.suits.distances(sv)))
+        fit = [d[0].min(axis=1) + d[1].min(axis=1) for d in dist]
+        turned = fit[1] < fit[0]
+        # A subset must fit clearly better than its whole group: dropping the "1" of a ten
+        # leaves a "0" that may pass for a six.
+        best_fit = np.minimum(fit[0], fit[1]) * np.where(groups.variant, 1.0, WHOLE)
+        # Candidates sharing a mark: only the best fit is read.
+        chosen: list[int] = []
+        taken: set[int] = set()
+        for i in np.argsort(best_fit, kind="stable").tolist():
+            marks = {int(k) for k in groups.members[i] if k >= 0}
+            if not marks & taken:
+                chosen.append(i)
+                taken |= marks
+        t = self.thresholds
+        ranks, suits = self.deck.ranks, self.deck.suits
+        reads = []
+        for i in sorted(chosen):
+            sense = int(turned[i])
+            r_best, r_odds, r_p = _decide(dist[sense][0][i])
+            s_best, s_odds, s_p = _decide(dist[sense][1][i])
+            r_d, s_d = dist[sense][0][i, r_best], dist[sense][1][i, s_best]
+            if r_d > t.seen * ranks.typical or s_d > t.seen * suits.typical:
+                continue
+            code = ranks.names[r_best] + suits.names[s_best]
+            sure = (
+                code in self._code_at and min(r_odds, s_odds) >= t.odds
+                and r_d <= t.typical * ranks.typical and s_d <= t.typical * suits.typical
+            )
+            k = self._code_at.get(code, 0)
+            reads.append(self._locate(groups, i, sense, k, min(r_p, s_p), code if sure else None))
+        return reads
+
+    def _locate(self, g: Groups, i: int, sense: int, k: int, score: float,
+                code: str | None) -> _Read:
+        _, suit, down, length = patch.geometry(g.take(np.array([i])), sense)
+        d = down[0]
+        right = np.array([d[1], -d[0]])
+        width = float(length[0]) / float(self.deck.lengths[k])
+        ox, oy = (float(o) for o in self.deck.offsets[k])
+        center = suit[0] + width * (ox * right + oy * d)
+        return _Read(code, score, center, right, d, width, None if code else "unsure")
+
+    def _item(self, r: _Read) -> Item:
+        hw, hh = r.width / 2, r.width * self.deck.aspect / 2
+        pts = [r.center + sx * hw * r.right + sy * hh * r.down
+               for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        corners: list[Point] = [(float(p[0]), float(p[1])) for p in pts]
+        return Item(
+            kind="card", code=r.code, confidence=max(0.0, min(1.0, r.score)),
+            center=(float(r.center[0]), float(r.center[1])),
+            corners=(corners[0], corners[1], corners[2], corners[3]), note=r.note,
+        )
+
+
+def _decide(d: F64) -> tuple[int, float, float]:
+    """Best class, its log-likelihood ratio over the runner-up, and its posterior."""
+    order = np.argsort(d)
+    best = int(order[0])
+    odds = float(d[order[1]] - d[best]) / 2 if len(d) > 1 else float("inf")
+    posterior = 1.0 / float(np.exp(-(d - d[best]) / 2).sum())
+    return best, odds, posterior
+
+
+def _like_sizes(reads: list[_Read], widths: tuple[float, float]) -> list[_Read]:
+    """Reads of cards of a size no card on this table has are withdrawn (named) or dropped.
+
+    All cards of a deck are one size, so the widths the reads imply agree within what the
+    camera's perspective allows (``SIZE_SPREAD``); a read far from the median of the named
+    reads, or outside ``widths``, came from something that only looks like an index.
+    """
+    sure = [r.width for r in reads if r.code is not None]
+    typical = float(np.median(sure)) if len(sure) >= 3 else None
+    kept = []
+    for r in reads:
+        odd = not widths[0] <= r.width <= widths[1] or (
+            typical is not None and not 1 / SIZE_SPREAD <= r.width / typical <= SIZE_SPREAD)
+        if not odd:
+            kept.append(r)
+        elif r.code is not None:
+            kept.append(dataclasses.replace(r, code=None, note="odd size"))
+    return kept
+
+
+def _merge(reads: list[_Read]) -> list[_Read]:
+    """One read per card: the two indices of a card and repeated reads merge; a code read at
+    two places is withdrawn at both (a frame never shows one card twice)."""
+    reads = sorted(reads, key=lambda r: (r.code is None, -r.score))
+    if not reads:
+        return []
+    centres = np.array([r.center for r in reads])
+    widths = np.array([r.width for r in reads])
+    apart = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) / (
+        np.minimum(widths[:, None], widths[None, :]))
+    kept: list[_Read] = []
+    slot: list[int] = []  # the read each kept one came from
+    for i, r in enumerate(reads):
+        # Reads of one card agree on its centre (within SAME); two cards of a spread lie at
+        # least a step apart, so two different names closer than CLASH are one card, and
+        # once a place is in conflict no later name settles it.
+        near = [k for k, j in enumerate(slot) if apart[i, j] < CLASH]
+        twin = next((k for k in near if apart[i, slot[k]] < SAME), None)
+        rivals = [k for k in near if r.code is not None and (
+            kept[k].code not in (None, r.code) or kept[k].note == "conflict")]
+        for k in rivals:
+            kept[k] = dataclasses.replace(kept[k], code=None, note="conflict")
+        if twin is None and not rivals:
+            kept.append(r)
+            slot.append(i)
+    seen: dict[str, int] = {}
+    for k, r in enumerate(kept):
+        if r.code is None:
+            continue
+        if r.code in seen:
+            j = seen[r.code]
+            kept[j] = dataclasses.replace(kept[j], code=None, note="duplicate")
+            kept[k] = dataclasses.replace(r, code=None, note="duplicate")
+        else:
+            seen[r.code] = k
+    return kept

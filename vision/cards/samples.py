@@ -1,0 +1,116 @@
+"""Training samples for a deck: its faces rendered in small spreads, cut as the reader cuts.
+
+Each sheet is one spread of three cards at any turn and size, seen by a camera with blur,
+noise and uneven light a little beyond what the table should see. Every group the reader
+would find is matched to the index it came from by the known placement, so each sample has
+its card, its rank and suit vectors (in the right sense) and the card's geometry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from ..scene import Camera, Placement, Scene
+from ..scene.hands import Spread, place_spread
+from . import patch
+from .ink import Groups, Limits, find_groups
+
+Image = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+
+TRAINING_CAMERA = Camera(tilt=0.03, light=(0.5, 1.2), glare=(1, 80.0), blur=(0.0, 1.2),
+                         noise=(1.0, 8.0))
+TRAINING_SPREAD = Spread(width=(86.0, 165.0), step=(0.24, 0.4), angle=180.0, flip=0.5)
+SHEET = 420
+
+
+@dataclass
+class Samples:
+    """Index samples: card code, rank and suit vectors, centre offset and index length."""
+
+    codes: list[str]
+    ranks: list[F32]
+    suits: list[F32]
+    offsets: list[tuple[float, float]]
+    lengths: list[float]
+
+
+def collect(
+    faces: Mapping[str, Image], where: Mapping[str, tuple[float, float]], limits: Limits,
+    rng: np.random.Generator, rounds: int,
+) -> Samples:
+    """Samples of every face in ``where`` (its top-left index centroid, card widths from the
+    centre), from ``rounds`` passes over the deck in sheets of three cards."""
+    out = Samples([], [], [], [], [])
+    codes = list(where)
+    for _ in range(rounds):
+        order = [codes[i] for i in rng.permutation(len(codes))]
+        for start in range(0, len(order), 3):
+            _sheet(faces, where, order[start:start + 3], limits, rng, out)
+    return out
+
+
+def _sheet(
+    faces: Mapping[str, Image], where: Mapping[str, tuple[float, float]], codes: list[str],
+    limits: Limits, rng: np.random.Generator, out: Samples,
+) -> None:
+    scene = Scene(size=(SHEET, SHEET))
+    spread = TRAINING_SPREAD
+    width = float(rng.uniform(*spread.width))
+    angle = float(rng.uniform(0, 360))
+    place_spread(scene, [(c, faces[c]) for c in codes], SHEET / 2, SHEET / 2, angle, width,
+                 spread, rng)
+    image, truth = scene.render(rng, TRAINING_CAMERA)
+    groups = find_groups(image, limits)
+    groups = groups.take(~groups.variant)  # learn from whole groups only
+    if len(groups) == 0:
+        return
+    pyramid = patch.Pyramid(image)
+    for z, placed in enumerate(truth):
+        quad = np.array(placed.corners, np.float32)
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+        to_image = np.asarray(cv2.getPerspectiveTransform(unit, quad), np.float64)
+        w = float(np.hypot(*(quad[1] - quad[0])))
+        aspect = faces[placed.label].shape[0] / faces[placed.label].shape[1]
+        wx, wy = where[placed.label]
+        for sense in (1, -1):
+            u, v = 0.5 + sense * wx, 0.5 + sense * wy / aspect
+            spot = cv2.perspectiveTransform(np.array([[[u, v]]], np.float32), to_image)[0, 0]
+            if _covered(spot, truth[z + 1:], 0.12 * w):
+                continue
+            d = np.hypot(groups.cx - spot[0], groups.cy - spot[1])
+            g = int(np.argmin(d))
+            if d[g] > 0.04 * w:
+                continue
+            _add(out, placed, groups.take(np.array([g])), sense, to_image, w, pyramid)
+
+
+def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) -> bool:
+    p = (float(point[0]), float(point[1]))
+    for other in above:
+        quad = np.array(other.corners, np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(quad, p, True) > -margin:
+            return True
+    return False
+
+
+def _add(out: Samples, placed: Placement, one: Groups, sense: int,
+         to_image: NDArray[np.float64], width: float, pyramid: patch.Pyramid) -> None:
+    centre = cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), to_image)[0, 0]
+    below = cv2.perspectiveTransform(np.array([[[0.5, 0.6]]], np.float32), to_image)[0, 0]
+    card_down = (below - centre) / max(float(np.hypot(*(below - centre))), 1e-6)
+    way = 0 if float(patch.geometry(one, 0)[2][0] @ card_down) * sense > 0 else 1
+    _, suit, axis, length = patch.geometry(one, way)
+    rank_vec, suit_vec = patch.cut(pyramid, one, way)
+    across = np.array([axis[0, 1], -axis[0, 0]])
+    off = (centre - suit[0]) / width
+    out.codes.append(placed.label)
+    out.ranks.append(rank_vec[0])
+    out.suits.append(suit_vec[0])
+    out.offsets.append((float(off @ across), float(off @ axis[0])))
+    out.lengths.append(float(length[0]) / width)
