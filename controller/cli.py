@@ -15,6 +15,7 @@ from .commands import display as display_commands
 from .commands import journal as journal_commands
 from .commands import replay as replay_commands
 from .commands import tiles
+from .commands import vision as vision_commands
 from .commands.common import UsageError, compare_pairs, read_lines
 from .demo import describe_round, play_round
 from .errors import ControllerError
@@ -282,6 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     device_commands.add_parsers(sub)
     replay_commands.add_parsers(sub)
     display_commands.add_parsers(sub)
+    vision_commands.add_parsers(sub)
     return parser
 
 
