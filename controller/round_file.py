@@ -18,9 +18,9 @@ a Pai Gow tiles round, read by ``tile_round``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import ConfigError
 from .profile import DEFAULT_PROFILE, TableProfile, load_profile
@@ -115,16 +115,24 @@ def read_round(data: Mapping[str, Any]) -> RoundInput:
     return RoundInput(profile, engine, banker, bank, co_bank, hands, tuple(bets))
 
 
-def load_round(text: str, where: str) -> RoundInput:
-    """Parse a round's JSON text."""
+R = TypeVar("R")
+
+
+def load_json_round(text: str, where: str, read: Callable[[Any], R]) -> R:
+    """Parse a round's JSON text with ``read``; any error names the file."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ConfigError(f"{where}: not JSON: {err}") from err
     try:
-        return read_round(data)
+        return read(data)
     except RulesError as err:
         raise ConfigError(f"{where}: {err}") from err
+
+
+def load_round(text: str, where: str) -> RoundInput:
+    """Parse a card round's JSON text."""
+    return load_json_round(text, where, read_round)
 
 
 def settle_round(round_: RoundInput) -> Settlement[Setting]:

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import tile_engine
-from .errors import ConfigError
-from .round_file import read_money, read_position
+from .round_file import load_json_round, read_money, read_position
 from .rules.bank import Settlement
 from .rules.errors import NotationError, RulesError
 from .rules.money import format_money
@@ -131,14 +130,7 @@ def read_tile_round(data: Mapping[str, Any]) -> TileRoundInput:
 
 def load_tile_round(text: str, where: str) -> TileRoundInput:
     """Parse a tile round's JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{where}: not JSON: {err}") from err
-    try:
-        return read_tile_round(data)
-    except RulesError as err:
-        raise ConfigError(f"{where}: {err}") from err
+    return load_json_round(text, where, read_tile_round)
 
 
 def settle_tile_round(round_: TileRoundInput) -> Settlement[TileSetting]:
