@@ -73,22 +73,29 @@ def profile_names(game: str = "poker") -> list[str]:
     return sorted(p.stem for p in profile_dir().glob("*.toml") if profile_game(p) == game)
 
 
-def _table(data: Mapping[str, object], key: str, where: str) -> Mapping[str, object]:
+def table_section(data: Mapping[str, object], key: str, where: str) -> dict[str, object]:
+    """A ``[key]`` table of a profile (empty when absent); ConfigError names a non-table."""
     value = data.get(key, {})
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: [{key}] must be a table, not {value!r}")
     return value
 
 
-def parse_profile(text: str, where: str) -> TableProfile:
-    """Validate a profile's TOML text; every error names the file and the bad key or value."""
+def read_toml(text: str, where: str, keys: set[str]) -> dict[str, object]:
+    """Parse a profile's TOML text and refuse keys outside ``keys``, naming the file."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{where}: bad TOML: {err}") from err
-    unknown = sorted(set(data) - _KEYS)
+    unknown = sorted(set(data) - keys)
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(_KEYS)}")
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(keys)}")
+    return data
+
+
+def parse_profile(text: str, where: str) -> TableProfile:
+    """Validate a profile's TOML text; every error names the file and the bad key or value."""
+    data = read_toml(text, where, _KEYS)
     for key in ("name", "title", "house_way"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise ConfigError(f"{where}: {key!r} must be a non-empty string, got "
@@ -103,8 +110,8 @@ def parse_profile(text: str, where: str) -> TableProfile:
     if positions != 7:
         raise ConfigError(f"{where}: positions {positions!r}: a Pai Gow Poker table has 7")
     try:
-        ruleset = PokerRules.from_mapping(dict(_table(data, "ruleset", where)))
-        settlement = TableRules.from_mapping(_table(data, "settlement", where))
+        ruleset = PokerRules.from_mapping(dict(table_section(data, "ruleset", where)))
+        settlement = TableRules.from_mapping(table_section(data, "settlement", where))
         load_poker_way(str(data["house_way"]))
     except RulesError as err:
         raise ConfigError(f"{where}: {err}") from err

@@ -8,15 +8,13 @@ keys are errors, as for the Pai Gow Poker profiles (``profile``); a tile table t
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from .catalog import load_tile_way
 from .errors import ConfigError
-from .profile import profile_dir, profile_names
+from .profile import profile_dir, profile_names, read_toml, table_section
 from .rules.bank import BankRules
 from .rules.dice import TILE_POSITIONS
 from .rules.errors import RulesError
@@ -50,22 +48,9 @@ def tile_profile_names() -> list[str]:
     return profile_names("tiles")
 
 
-def _table(data: Mapping[str, object], key: str, where: str) -> dict[str, object]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise ConfigError(f"{where}: [{key}] must be a table, not {value!r}")
-    return value
-
-
 def parse_tile_profile(text: str, where: str) -> TileProfile:
     """Validate a tile profile's TOML text; every error names the file and the bad key or value."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{where}: bad TOML: {err}") from err
-    unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(_KEYS)}")
+    data = read_toml(text, where, _KEYS)
     if data.get("game") != "tiles":
         raise ConfigError(f"{where}: game {data.get('game')!r}: a tile profile says "
                           f"game = 'tiles'")
@@ -78,8 +63,8 @@ def parse_tile_profile(text: str, where: str) -> TileProfile:
         raise ConfigError(f"{where}: positions {positions!r}: a Pai Gow tiles table has "
                           f"{TILE_POSITIONS}")
     try:
-        ruleset = TileRules.from_mapping(_table(data, "ruleset", where))
-        settlement = BankRules.from_mapping(_table(data, "settlement", where))
+        ruleset = TileRules.from_mapping(table_section(data, "ruleset", where))
+        settlement = BankRules.from_mapping(table_section(data, "settlement", where))
         load_tile_way(str(data["house_way"]))
     except RulesError as err:
         raise ConfigError(f"{where}: {err}") from err
