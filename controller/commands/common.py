@@ -1,11 +1,13 @@
-"""What the command modules share: the one-line usage error and reading hands from files."""
+"""What the command modules share: the one-line usage error, reading hands from files, and
+running one command module alone (``python -m controller.commands.NAME``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 
 class UsageError(Exception):
@@ -37,3 +39,25 @@ def compare_pairs(args: argparse.Namespace, example: str) -> list[tuple[str, str
     if len(args.hands) == 2:
         return [("command line", args.hands[0], args.hands[1])]
     raise UsageError(f"give two hands ({example}) or --file F")
+
+
+def run_alone(add_parsers: Callable[[Any], None], argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` with only the subcommands ``add_parsers`` registers and run the handler.
+
+    Errors of the controller, the rules or the command line end in one ``paigow: error:`` line
+    and exit status 2, as under the ``paigow`` command itself.
+    """
+    from ..errors import ControllerError
+    from ..rules.errors import RulesError
+
+    parser = argparse.ArgumentParser(prog="paigow")
+    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.handler(args)
+    except (UsageError, RulesError, ControllerError) as err:
+        print(f"paigow: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return result

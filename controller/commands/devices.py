@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ from firmware_interfaces.serial_driver import Timing
 from firmware_interfaces.sim import cli as sim_cli
 
 from ..errors import ControllerError
+from .common import run_alone
 
 
 class DeviceCommandError(ControllerError):
@@ -94,15 +94,7 @@ def add_parsers(subparsers: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run these subcommands alone (``python -m controller.commands.devices``)."""
-    parser = argparse.ArgumentParser(prog="paigow")
-    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.handler(args)
-    except ControllerError as err:
-        print(f"paigow: error: {err}", file=sys.stderr)
-        return 2
-    return result
+    return run_alone(add_parsers, argv)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import argparse
 import secrets
 import sys
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..errors import ControllerError
 from ..journal import JournalError, open_journal
 from ..round import FakeDice, FakeShuffler, PokerRound, TileRound, Who
 from ..round.oversight import OversightEngine
-from .common import UsageError
+from .common import UsageError, run_alone
 
 
 class DisplayCommandError(ControllerError):
@@ -93,17 +94,9 @@ def add_parsers(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_display)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run this command alone (``python -m controller.commands.display``)."""
-    parser = argparse.ArgumentParser(prog="paigow")
-    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.handler(args)
-    except (ControllerError, UsageError) as err:
-        print(f"paigow: error: {err}", file=sys.stderr)
-        return 2
-    return result
+    return run_alone(add_parsers, argv)
 
 
 if __name__ == "__main__":

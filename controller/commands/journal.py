@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import ControllerError
 from ..journal import Anchor, Journal, JournalError, Record, RoundRecall, open_journal
 from ..rules.money import format_money
+from .common import run_alone
 
 
 class JournalCommandError(ControllerError):
@@ -137,19 +138,9 @@ def add_parsers(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_show)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run these subcommands alone (``python -m controller.commands.journal``)."""
-    parser = argparse.ArgumentParser(prog="paigow")
-    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.handler(args)
-    except ControllerError as err:
-        print(f"paigow: error: {err}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
-    return result
+    return run_alone(add_parsers, argv)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ControllerError
 from ..journal import JournalError, open_journal
 from ..replay import replay_journal
+from .common import run_alone
 
 
 class ReplayCommandError(ControllerError):
@@ -51,17 +53,9 @@ def add_parsers(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_replay)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run this command alone (``python -m controller.commands.replay``)."""
-    parser = argparse.ArgumentParser(prog="paigow")
-    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.handler(args)
-    except ControllerError as err:
-        print(f"paigow: error: {err}", file=sys.stderr)
-        return 2
-    return result
+    return run_alone(add_parsers, argv)
 
 
 if __name__ == "__main__":

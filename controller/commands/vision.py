@@ -25,6 +25,7 @@ from vision.sources import read_image
 
 from ..catalog import config_dir
 from ..errors import ControllerError
+from .common import run_alone
 
 
 class VisionCommandError(ControllerError, ValueError):
@@ -141,15 +142,7 @@ def _positive(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run these subcommands alone (``python -m controller.commands.vision``)."""
-    parser = argparse.ArgumentParser(prog="paigow")
-    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.handler(args)
-    except ControllerError as err:
-        print(f"paigow: error: {err}", file=sys.stderr)
-        return 2
-    return result
+    return run_alone(add_parsers, argv)
 
 
 if __name__ == "__main__":
