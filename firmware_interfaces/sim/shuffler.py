@@ -26,6 +26,10 @@ from .base import SimDevice, parse_bool, parse_count
 READING_MODEL = "PGS-7R"
 PLAIN_MODEL = "PGS-7"
 FOREIGN = "??"
+RIGS = ("none", "repeat", "leak", "bias")
+"""Misbehaviours for the randomness audit: ``repeat`` deals the previous shuffle's order again,
+``leak`` only riffles the previous order once (its runs carry over), ``bias`` always puts the
+joker in packet 1."""
 
 
 @dataclass
@@ -36,8 +40,11 @@ class ShufflerFaults:
     cards: int = DECK_SIZE
     duplicate: str | None = None
     foreign: bool = False
+    rig: str = "none"
 
     def __post_init__(self) -> None:
+        if self.rig not in RIGS:
+            raise ValueError(f"rig={self.rig!r} is not one of {', '.join(RIGS)}")
         if self.cards not in (DECK_SIZE - 1, DECK_SIZE, DECK_SIZE + 1):
             raise ValueError(f"cards={self.cards!r}: the simulator loads 52, 53 or 54 cards")
         if self.duplicate is not None and not CARD.fullmatch(self.duplicate):
@@ -94,7 +101,7 @@ class ShufflerSim(SimDevice):
 
     def _shuffle(self) -> tuple[Record, list[Record]]:
         deck, problem, cards = self._load()
-        self.rng.shuffle(deck)
+        deck = self._mix(deck)
         self._deck, self._deck_ok = deck, problem == "ok"
         self.shuffle_no += 1
         self.usage["shuffles"] += 1
@@ -102,6 +109,24 @@ class ShufflerSim(SimDevice):
         shown = tuple(sorted(cards, key=card_sort_key)) if self.reads_cards else ()
         events: list[Record] = [] if self._deck_ok else [Fault("deck")]
         return ShuffleResult(self.shuffle_no, len(deck), problem, shown), events
+
+    def _mix(self, deck: list[str]) -> list[str]:
+        """Shuffle ``deck``, or misbehave as the rig says (after a first fair shuffle)."""
+        rig, previous = self.faults.rig, self._deck
+        if rig in ("repeat", "leak") and self._deck_ok and sorted(previous) == sorted(deck):
+            if rig == "repeat":
+                return list(previous)
+            cut = len(previous) // 2 + self.rng.randint(-4, 4)
+            left, right, mixed = previous[:cut], previous[cut:], []
+            while left or right:  # drop from each half in proportion to what it holds
+                pile = left if self.rng.randrange(len(left) + len(right)) < len(left) else right
+                mixed.append(pile.pop(0))
+            return mixed
+        self.rng.shuffle(deck)
+        if rig == "bias" and "Jk" in deck:
+            deck.remove("Jk")
+            deck.insert(self.rng.randrange(PACKET_SIZE), "Jk")
+        return deck
 
     def _load(self) -> tuple[list[str], str, list[str]]:
         """The cards in the machine after the faults: the deck, its problem and problem cards."""
@@ -150,7 +175,7 @@ class ShufflerSim(SimDevice):
         return [Cleared("jam")]
 
     def control_own(self, key: str, value: str) -> list[Record]:
-        """``jam_after``, ``cards``, ``duplicate``, ``foreign``."""
+        """``jam_after``, ``cards``, ``duplicate``, ``foreign``, ``rig``."""
         f = self.faults
         if key == "jam_after":
             f.jam_after = None if value == "-" else parse_count(value)
@@ -160,6 +185,8 @@ class ShufflerSim(SimDevice):
             f.duplicate = ShufflerFaults(duplicate=None if value == "-" else value).duplicate
         elif key == "foreign":
             f.foreign = parse_bool(value)
+        elif key == "rig":
+            f.rig = ShufflerFaults(rig=value).rig
         else:
             raise ValueError(f"unknown shuffler control {key!r}")
         return []
