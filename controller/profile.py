@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -23,9 +23,15 @@ from .rules.house_way import HouseWayEngine
 from .rules.poker_eval import Evaluator
 from .rules.poker_rules import PokerRules
 from .rules.settlement import TableRules
+from .table_play import PlayMode, TablePlay, parse_play
 
 DEFAULT_PROFILE = "classic"
-_KEYS = {"name", "title", "game", "house_way", "positions", "ruleset", "settlement"}
+_KEYS = {"name", "title", "game", "house_way", "positions", "ruleset", "settlement", "play",
+         "pot"}
+HEADS_UP = 2
+"""Positions of a heads-up table: the dealer and one seat (seed 004)."""
+POKER_POSITIONS = (HEADS_UP, 7)
+"""A Pai Gow Poker table is heads-up or has the dealer and six player positions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +45,7 @@ class TableProfile:
     positions: int
     ruleset: PokerRules
     settlement: TableRules
+    play: TablePlay = field(default_factory=TablePlay)
 
     def evaluator(self) -> Evaluator:
         """The hand evaluator under this profile's ruleset."""
@@ -106,17 +113,35 @@ def parse_profile(text: str, where: str) -> TableProfile:
                           f"one")
     if game != "poker":
         raise ConfigError(f"{where}: game {game!r} is not known; known: ['poker', 'tiles']")
-    positions = data.get("positions", 7)
-    if positions != 7:
-        raise ConfigError(f"{where}: positions {positions!r}: a Pai Gow Poker table has 7")
+    positions = play_positions(data, where, POKER_POSITIONS, "a Pai Gow Poker table")
     try:
         ruleset = PokerRules.from_mapping(dict(table_section(data, "ruleset", where)))
         settlement = TableRules.from_mapping(table_section(data, "settlement", where))
         load_poker_way(str(data["house_way"]))
     except RulesError as err:
         raise ConfigError(f"{where}: {err}") from err
+    play = parse_play(table_section(data, "play", where),
+                      table_section(data, "pot", where) if "pot" in data else None, where,
+                      "poker")
+    if play.rotation and not settlement.variant.player_banking:
+        raise ConfigError(f"{where}: [play] banking 'rotation': variant "
+                          f"{settlement.variant.name!r} does not allow a player to bank")
+    if play.mode is PlayMode.POT and positions != max(POKER_POSITIONS):
+        raise ConfigError(f"{where}: positions {positions!r}: home play deals all "
+                          f"{max(POKER_POSITIONS)} packets")
     return TableProfile(str(data["name"]), str(data["title"]), "poker", str(data["house_way"]),
-                        7, ruleset, settlement)
+                        positions, ruleset, settlement, play)
+
+
+def play_positions(data: Mapping[str, object], where: str, allowed: tuple[int, int],
+                   what: str) -> int:
+    """The profile's ``positions``, the dealer's included: heads-up or full (the default)."""
+    positions = data.get("positions", allowed[1])
+    if isinstance(positions, bool) or positions not in allowed:
+        raise ConfigError(f"{where}: positions {positions!r}: {what} has {allowed[1]}, or "
+                          f"{allowed[0]} heads-up (the dealer and one seat)")
+    assert isinstance(positions, int)
+    return positions
 
 
 @cache

@@ -105,6 +105,10 @@ def _drive(engine: OversightEngine[Any], record: Record, new_id: str,
         engine.take_bet(who, data["position"], data["wager"], data["fortune"])
     elif kind == "bank":
         engine.bank(who, data["position"], data["amount"])
+    elif kind == "bank_offered":
+        engine.offer_bank(who, data["position"])
+    elif kind == "bank_declined":
+        engine.decline_bank(who)
     elif kind == "bets_closed":
         engine.close_bets(who)
     elif kind == "shuffled":
@@ -113,12 +117,17 @@ def _drive(engine: OversightEngine[Any], record: Record, new_id: str,
         game.deal_packet(machine)
     elif kind == "woodpile_built":
         game.build_woodpile(who)
+    elif kind == "cut":
+        game.cut(who, data["cut"], data["options"])
     elif kind in ("roll", "dice_no_game"):
         engine.roll(machine)
     elif kind == "set":
         setting = data["setting"]
         text = f"{' '.join(setting['low'])} / {' '.join(setting['high'])}"
-        if data["by"] == "house_way":
+        if data.get("request") == "player":
+            engine.play_house_way(who, data["position"], hand=engine.game.pieces(
+                engine.game.parse(text)))
+        elif data["by"] == "house_way":
             engine.set_hand(who, data["position"], hand=engine.game.pieces(
                 engine.game.parse(text)))
         else:

@@ -8,21 +8,24 @@ keys are errors, as for the Pai Gow Poker profiles (``profile``); a tile table t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from .catalog import load_tile_way
 from .errors import ConfigError
-from .profile import profile_dir, profile_names, read_toml, table_section
+from .profile import HEADS_UP, play_positions, profile_dir, profile_names, read_toml, table_section
 from .rules.bank import BankRules
 from .rules.dice import TILE_POSITIONS
 from .rules.errors import RulesError
 from .rules.showdown import FoulPolicy
 from .rules.tile_hands import TileRules
+from .table_play import TablePlay, parse_play
 
 DEFAULT_TILE_PROFILE = "tiles-classic"
-_KEYS = {"name", "title", "game", "house_way", "positions", "ruleset", "settlement"}
+_KEYS = {"name", "title", "game", "house_way", "positions", "ruleset", "settlement", "play"}
+TILE_TABLE_POSITIONS = (HEADS_UP, TILE_POSITIONS)
+"""A tile table is heads-up or has all eight positions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,7 @@ class TileProfile:
     settlement: BankRules
     positions: int = TILE_POSITIONS
     game: str = "tiles"
+    play: TablePlay = field(default_factory=TablePlay)
 
     @property
     def resets_fouls(self) -> bool:
@@ -58,18 +62,16 @@ def parse_tile_profile(text: str, where: str) -> TileProfile:
         if not isinstance(data.get(key), str) or not data[key]:
             raise ConfigError(f"{where}: {key!r} must be a non-empty string, got "
                               f"{data.get(key)!r}")
-    positions = data.get("positions", TILE_POSITIONS)
-    if positions != TILE_POSITIONS:
-        raise ConfigError(f"{where}: positions {positions!r}: a Pai Gow tiles table has "
-                          f"{TILE_POSITIONS}")
+    positions = play_positions(data, where, TILE_TABLE_POSITIONS, "a Pai Gow tiles table")
     try:
         ruleset = TileRules.from_mapping(table_section(data, "ruleset", where))
         settlement = BankRules.from_mapping(table_section(data, "settlement", where))
         load_tile_way(str(data["house_way"]))
     except RulesError as err:
         raise ConfigError(f"{where}: {err}") from err
+    play = parse_play(table_section(data, "play", where), None, where, "tiles")
     return TileProfile(str(data["name"]), str(data["title"]), str(data["house_way"]), ruleset,
-                       settlement)
+                       settlement, positions, play=play)
 
 
 @cache

@@ -38,12 +38,16 @@ ROLES: Final[dict[str, frozenset[Role]]] = {
     "open_round": _OPERATORS,
     "take_bet": _OPERATORS,
     "bank": frozenset({Role.SUPERVISOR}),
+    "offer_bank": _OPERATORS,
+    "decline_bank": _OPERATORS,
     "close_bets": _OPERATORS,
     "shuffle": _MACHINE,
     "deal_packet": _MACHINE,
     "build_woodpile": _OPERATORS,
+    "cut": _OPERATORS,  # the dealer calls the banker's Pai Gow cut (tiles)
     "roll": _MACHINE,
     "set_hand": _OPERATORS,
+    "play_house_way": _OPERATORS,
     "expose_dealer": _OPERATORS,
     "read_camera": _MACHINE,
     "settle": _OPERATORS,  # the dealer confirms the result

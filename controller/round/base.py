@@ -18,10 +18,13 @@ from ..journal.records import check_round_id
 from ..rules.dealing import HOUSE
 from ..rules.errors import RulesError
 from ..rules.events import Event
+from ..rules.home_pot import PotStatus, check_ante
+from ..rules.rotation import check_cover, in_turn, offer
 from ..rules.seat import Bet, HandSet, SetBy
 from .acts import ROLES, Who
 from .errors import DeviceLostError, FaultActiveError, IllegalActError, PhaseError, RoleError
 from .games import GameRules
+from .history import TableHistory
 from .ports import CameraPort, DicePort
 from .state import Phase, RoundState, fold
 
@@ -41,6 +44,7 @@ class RoundEngine(Generic[S]):
         self.camera = camera
         self.replay = replay
         self.round: RoundState[S] | None = None
+        self.history = TableHistory(journal, game.name, game.profile, replay)
 
     # --- plumbing ------------------------------------------------------------------------------
 
@@ -153,9 +157,39 @@ class RoundEngine(Generic[S]):
         self.verify_open_round(who, round_id)
         rid = round_id or f"r{self.journal.head()[0] + 1:06d}"
         self.round = RoundState(rid, self.replay)
-        return self._append({"type": "round_opened", "v": 1, "game": self.game.name,
-                             "profile": self.game.profile, "house_way": self.game.way,
-                             "positions": self.game.positions}, who.actor, who.role)
+        opened = self._append({"type": "round_opened", "v": 1, "game": self.game.name,
+                               "profile": self.game.profile, "house_way": self.game.way,
+                               "positions": self.game.positions}, who.actor, who.role)
+        if self.game.play.pot is not None:  # home play: the pot the last deal left
+            pot = self.history.pot()
+            self._append({"type": "pot_carried", "v": 1, "pot": pot.pot,
+                          "exempt": sorted(pot.exempt)}, "table", Role.SYSTEM)
+        return opened
+
+    # --- what earlier rounds left ---------------------------------------------------------
+
+    def last_wager(self, position: int) -> int | None:
+        """``position``'s main wager in the last settled round it bet in (cents), or None:
+        what "Deal" repeats at a ``repeat_wager`` table unless the player changes it."""
+        return self.history.last_wager(position)
+
+    def pot_status(self) -> PotStatus:
+        """Home play: the pot and the ante exemptions standing for the open (or next) deal."""
+        if self.round is not None and self.round.pot is not None and not self.round.closed:
+            return self.round.pot
+        return self.history.pot()
+
+    def ante_due(self, position: int) -> int:
+        """Home play: what ``position`` antes for the open (or next) deal, in cents."""
+        rules = self.game.play.pot
+        if rules is None:
+            raise IllegalActError("take_bet", f"table profile {self.game.profile!r} takes "
+                                              f"wagers, not antes")
+        return self.pot_status().ante_due(position, rules)
+
+    def bank_turn(self) -> int:
+        """Banking rotation: the position the bank is offered to next."""
+        return in_turn(self.history.last_offered(), self.game.positions)
 
     def verify_take_bet(self, who: Who, position: int, wager: int, fortune: int = 0) -> None:
         """A bet is taken while betting, once per position, within the table limits."""
@@ -170,8 +204,22 @@ class RoundEngine(Generic[S]):
             raise IllegalActError("take_bet", f"position {position} has already bet (record "
                                               f"{state.bets[position][1]}); correct it instead")
         bet = self._rules("take_bet", lambda: Bet(position, wager, fortune))
-        if position != HOUSE:
+        pot = self.game.play.pot
+        if pot is not None:  # home play: exactly the ante due, no side bets
+            if fortune:
+                raise IllegalActError("take_bet", f"a pot game takes no Fortune bet ({fortune!r} "
+                                                  f"cents at position {position})")
+            self._rules("take_bet", lambda: check_ante(state.pot or PotStatus(), pot, position,
+                                                       wager))
+        elif position != HOUSE:
             self._rules("take_bet", lambda: self.game.limits.check(bet))
+        if self.game.play.rotation and state.banker == HOUSE:
+            self._check_offer_answered("take_bet", state)
+        bank = state.bank
+        if bank is not None:
+            standing = [b.wager for b, _ in state.bets.values()]
+            self._rules("take_bet", lambda: check_cover(bank, standing,
+                                                        adding=(position, wager)))
 
     def can_take_bet(self, who: Who, position: int, wager: int, fortune: int = 0) -> bool:
         """Whether ``take_bet`` would be accepted."""
@@ -191,6 +239,17 @@ class RoundEngine(Generic[S]):
             raise IllegalActError("bank", f"position {position!r} is not a player's position")
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
             raise IllegalActError("bank", f"bank {amount!r} must be whole cents >= 1")
+        if self.game.play.pot is not None:
+            raise IllegalActError("bank", "a pot game (home play) has no bank")
+        if self.game.play.rotation:
+            if state.bank_offer != position or state.bank_declined:
+                offered = ("nobody yet" if state.bank_offer is None else
+                           f"position {state.bank_offer}"
+                           + (", who declined" if state.bank_declined else ""))
+                raise IllegalActError("bank", f"position {position} has not been offered the "
+                                              f"bank this round (offered: {offered})")
+            if state.banker != HOUSE:
+                raise IllegalActError("bank", f"position {state.banker} already banks")
 
     def can_bank(self, who: Who, position: int, amount: int) -> bool:
         """Whether ``bank`` would be accepted."""
@@ -202,11 +261,70 @@ class RoundEngine(Generic[S]):
         return self._append({"type": "bank", "v": 1, "position": position, "amount": amount},
                             who.actor, who.role)
 
+    # --- banking rotation ---------------------------------------------------------------
+
+    def _check_offer_answered(self, act: str, state: RoundState[S]) -> None:
+        if state.bank_offer is None:
+            raise IllegalActError(act, f"offer the bank first (position {self.bank_turn()} is "
+                                       f"in turn)")
+        if not state.bank_declined:
+            raise IllegalActError(act, f"position {state.bank_offer} has neither taken nor "
+                                       f"declined the bank")
+
+    def verify_offer_bank(self, who: Who, position: int | None = None) -> None:
+        """At a rotation table the bank is offered once a round, before any bet, to the
+        position in turn (or to ``position``, passing over the empty seats between)."""
+        state = self._check("offer_bank", who, Phase.BETTING)
+        if not self.game.play.rotation:
+            raise IllegalActError("offer_bank", f"table profile {self.game.profile!r} has no "
+                                                f"banking rotation")
+        if state.bank_offer is not None:
+            raise IllegalActError("offer_bank", f"the bank was offered to position "
+                                                f"{state.bank_offer} this round")
+        if state.bets:
+            raise IllegalActError("offer_bank", "bets are already down; the bank is offered "
+                                                "before them")
+        self._rules("offer_bank", lambda: offer(self.history.last_offered(),
+                                                self.game.positions, position))
+
+    def can_offer_bank(self, who: Who, position: int | None = None) -> bool:
+        """Whether ``offer_bank`` would be accepted."""
+        return self._can(lambda: self.verify_offer_bank(who, position))
+
+    def offer_bank(self, who: Who, position: int | None = None) -> Record:
+        """Offer the bank to the position in turn (``bank_offered``, naming seats skipped)."""
+        self.verify_offer_bank(who, position)
+        made = offer(self.history.last_offered(), self.game.positions, position)
+        return self._append(made.to_json(), who.actor, who.role)
+
+    def verify_decline_bank(self, who: Who) -> None:
+        """The position offered the bank may decline it before it banks; the house banks."""
+        state = self._check("decline_bank", who, Phase.BETTING)
+        if state.bank_offer is None or state.bank_declined:
+            raise IllegalActError("decline_bank", "no bank offer stands this round")
+        if state.banker != HOUSE:
+            raise IllegalActError("decline_bank", f"position {state.banker} has taken the bank")
+
+    def can_decline_bank(self, who: Who) -> bool:
+        """Whether ``decline_bank`` would be accepted."""
+        return self._can(lambda: self.verify_decline_bank(who))
+
+    def decline_bank(self, who: Who) -> Record:
+        """The offered position declines the bank: the house banks this round."""
+        self.verify_decline_bank(who)
+        state = self.round
+        assert state is not None
+        return self._append({"type": "bank_declined", "v": 1, "position": state.bank_offer},
+                            who.actor, who.role)
+
     def verify_close_bets(self, who: Who) -> None:
-        """Bets close once at least one player has bet."""
+        """Bets close once at least one player has bet (two at a pot game)."""
         state = self._check("close_bets", who, Phase.BETTING)
         if not [p for p in state.bets if p != HOUSE]:
             raise IllegalActError("close_bets", "no player has bet")
+        if self.game.play.pot is not None and len(state.bets) < 2:
+            raise IllegalActError("close_bets", f"a pot needs two players; only "
+                                                f"{sorted(state.bets)} anted")
         if state.banker != HOUSE and HOUSE not in state.bets:
             raise IllegalActError("close_bets", "the house has not bet against the player bank")
 

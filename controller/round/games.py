@@ -14,12 +14,14 @@ from ..profile import TableProfile
 from ..rules.bank import Settlement
 from ..rules.cards import parse_cards
 from ..rules.dice import POSITIONS, TILE_POSITIONS
+from ..rules.home_pot import PokerPotRanks, PotError, PotResult, PotStatus, settle_pot
 from ..rules.seat import Bet, HandSet, TableLimits
 from ..rules.setting import Setting
 from ..rules.settlement import settle
 from ..rules.tile_setting import TileSetting
 from ..rules.tile_settlement import settle_tiles
 from ..rules.tiles import check_one_set, parse_tiles
+from ..table_play import TablePlay
 from ..tile_profile import TileProfile
 
 S = TypeVar("S")
@@ -34,6 +36,7 @@ class GameRules(Protocol[S]):
     limits: TableLimits
     profile: str
     way: str
+    play: TablePlay
 
     def parse(self, text: str) -> S:
         """A setting from its text (``LOW / HIGH``); a RulesError names what is wrong."""
@@ -54,6 +57,10 @@ class GameRules(Protocol[S]):
                bank: int | None) -> Settlement[S]:
         """The rules core's settlement of the round."""
 
+    def settle_pot(self, hands: Sequence[HandSet[S]], antes: dict[int, int],
+                   status: PotStatus) -> PotResult[S]:
+        """The rules core's settlement of a deal of the pot game (home play)."""
+
 
 class PokerGame:
     """Pai Gow Poker under a table profile."""
@@ -68,6 +75,8 @@ class PokerGame:
         self.limits = profile.settlement.limits
         self.profile = profile.name
         self.way = profile.house_way
+        self.positions = profile.positions
+        self.play = profile.play
 
     def parse(self, text: str) -> Setting:
         """A card setting from ``LOW / HIGH``."""
@@ -98,6 +107,17 @@ class PokerGame:
         return settle(hands, bets, self._engine.evaluator, self._profile.settlement,
                       banker=banker, reset=reset, bank=bank)
 
+    def settle_pot(self, hands: Sequence[HandSet[Setting]], antes: dict[int, int],
+                   status: PotStatus) -> PotResult[Setting]:
+        """``home_pot.settle_pot`` with the profile's pot rules; fouls re-set by the house way
+        when its pot policy says so."""
+        rules = self.play.pot
+        if rules is None:
+            raise PotError(f"table profile {self.profile!r} plays against a bank, not a pot")
+        reset: Any = lambda s: self._engine.set_hand(list(s.cards)).setting.setting  # noqa: E731
+        return settle_pot(hands, antes, status, rules, PokerPotRanks(self._engine.evaluator),
+                          reset=reset)
+
 
 class TileGame:
     """Pai Gow tiles under a tile profile."""
@@ -112,6 +132,8 @@ class TileGame:
         self.limits = profile.settlement.limits
         self.profile = profile.name
         self.way = profile.house_way
+        self.positions = profile.positions
+        self.play = profile.play
 
     def parse(self, text: str) -> TileSetting:
         """A tile setting from ``LOW / HIGH``."""
@@ -141,3 +163,9 @@ class TileGame:
             if self._profile.resets_fouls else None
         return settle_tiles(hands, bets, self._profile.ruleset, self._profile.settlement,
                             banker=banker, reset=reset, bank=bank)
+
+    def settle_pot(self, hands: Sequence[HandSet[TileSetting]], antes: dict[int, int],
+                   status: PotStatus) -> PotResult[TileSetting]:
+        """Home play is a Pai Gow Poker game: always a PotError."""
+        raise PotError(f"tile profile {self.profile!r}: home play (the pot) is a Pai Gow Poker "
+                       f"game")

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from ..journal import Record, Role
 from ..journal.kinds import fault_cleared
 from ..rules.dealing import HOUSE
+from ..rules.home_pot import PotStatus, check_ante
 from ..rules.seat import Bet
 from .acts import Who
 from .errors import IllegalActError
@@ -45,7 +46,13 @@ class OversightEngine(ShowdownEngine[S]):
                 raise IllegalActError("correct", "a bet is corrected with a wager")
             if state.phase not in (Phase.BETTING, Phase.CLOSED):
                 raise IllegalActError("correct", "bets cannot change once hands are dealt")
-            if wager or fortune:
+            pot = self.game.play.pot
+            if pot is not None and (wager or fortune):  # home play: only the ante due
+                if fortune:
+                    raise IllegalActError("correct", "a pot game takes no Fortune bet")
+                self._rules("correct", lambda: check_ante(state.pot or PotStatus(), pot,
+                                                          position, wager))
+            elif wager or fortune:
                 bet = self._rules("correct", lambda: Bet(position, wager, fortune))
                 self._rules("correct", lambda: self.game.limits.check(bet))
             return {"target": "bet", "position": position, "wager": wager, "fortune": fortune}

@@ -9,12 +9,13 @@ deviation from the house way is flagged by a ``deviation`` record just before th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..journal import Record, Role
 from ..journal.kinds import fault_cleared
 from ..rules.dealing import HOUSE
 from ..rules.events import to_json
+from ..rules.home_pot import PotResult, PotStatus
 from ..rules.seat import HandSet, SetBy
 from .acts import Who
 from .base import RoundEngine
@@ -51,10 +52,33 @@ class ShowdownEngine(RoundEngine[S]):
         chosen, by = self._setting_for("set_hand", position, setting, hand)
         return self._append(HandSet(position, chosen, by), who.actor, who.role)
 
+    def verify_play_house_way(self, who: Who, position: int,
+                              hand: str | Sequence[str] | None = None) -> None:
+        """A player may ask for the house way instead of setting (as ``set_hand``)."""
+        self._check("play_house_way", who, Phase.SETTING)
+        self.verify_set_hand(who, position, None, hand)
+
+    def can_play_house_way(self, who: Who, position: int,
+                           hand: str | Sequence[str] | None = None) -> bool:
+        """Whether ``play_house_way`` would be accepted."""
+        return self._can(lambda: self.verify_play_house_way(who, position, hand))
+
+    def play_house_way(self, who: Who, position: int,
+                       hand: str | Sequence[str] | None = None) -> Record:
+        """"Play the house way" at the player's request: the house way sets the hand, and the
+        ``set`` record says ``"by": "house_way"`` with ``"request": "player"``."""
+        self.verify_play_house_way(who, position, hand)
+        chosen, _ = self._setting_for("play_house_way", position, None, hand)
+        return self._append({**to_json(HandSet(position, chosen, SetBy.HOUSE_WAY)),
+                             "request": "player"}, who.actor, who.role)
+
     def verify_expose_dealer(self, who: Who, setting: str | None = None,
                              hand: str | Sequence[str] | None = None) -> None:
         """The dealer exposes once every player has set."""
         state = self._check("expose_dealer", who, Phase.SETTING)
+        if self.game.play.pot is not None:
+            raise IllegalActError("expose_dealer", "a pot game (home play) has no dealer's "
+                                                   "hand; settle the pot once all have set")
         waiting = [p for p in state.playing() if p != HOUSE and p not in state.settings]
         if waiting:
             raise IllegalActError("expose_dealer", f"positions {waiting} have not set")
@@ -149,7 +173,11 @@ class ShowdownEngine(RoundEngine[S]):
         return [HandSet(HOUSE, state.exposure.setting, SetBy.PLAYER), *hands]
 
     def verify_settle(self, who: Who) -> None:
-        """Settle once exposed, every position read (with a camera), no fault active."""
+        """Settle once exposed, every position read (with a camera), no fault active; a pot
+        game settles once every player has set."""
+        if self.game.play.pot is not None:
+            self._pot_settlement(who)
+            return
         state = self._check("settle", who, Phase.EXPOSED)
         if self.camera is not None:
             unread = [p for p in state.playing() if p not in state.camera]
@@ -168,8 +196,24 @@ class ShowdownEngine(RoundEngine[S]):
         """Whether ``settle`` would be accepted."""
         return self._can(lambda: self.verify_settle(who))
 
+    def _pot_settlement(self, who: Who) -> PotResult[S]:
+        """Home play: the pot's settlement of this deal (IllegalActError names why not)."""
+        state = self._check("settle", who, Phase.SETTING)
+        players = [p for p in state.playing() if p != HOUSE]
+        waiting = [p for p in players if p not in state.settings]
+        if waiting:
+            raise IllegalActError("settle", f"positions {waiting} have not set")
+        hands = [HandSet(p, state.settings[p].setting, state.settings[p].by) for p in players]
+        antes = {p: bet.wager for p, (bet, _) in state.bets.items()}
+        pot = state.pot or PotStatus()
+        return self._rules("settle", lambda: self.game.settle_pot(hands, antes, pot))
+
     def settle(self, who: Who) -> Record:
-        """Flag the dealer's deviation from the house way, then compare and settle every bet."""
+        """Flag the dealer's deviation from the house way, then compare and settle every bet;
+        at a pot game, settle the pot (``settle`` record with a ``pot`` block)."""
+        if self.game.play.pot is not None:
+            pot_result = self._pot_settlement(who)
+            return self._append(_pot_record(pot_result), who.actor, who.role)
         self.verify_settle(who)
         state = self.round
         assert state is not None and state.exposure is not None
@@ -182,3 +226,13 @@ class ShowdownEngine(RoundEngine[S]):
         bets = [bet for bet, _ in state.bets.values()]
         result = self.game.settle(self._hands(), bets, state.banker, state.bank)
         return self._append(to_json(result), who.actor, who.role)
+
+
+def _pot_record(result: PotResult[Any]) -> dict[str, Any]:
+    """A pot deal's ``settle`` record: the pot block, each player's ante as its bet, nets."""
+    net = result.net_by_position()
+    return {"type": "settle", "v": 1, "banker": None, "pot": result.to_json(),
+            "seats": [{"bet": {"position": h.position, "wager": h.ante, "fortune": 0},
+                       "comparison": None, "commission": 0, "fortune": None, "envy": 0}
+                      for h in result.hands],
+            "net": {str(p): n for p, n in sorted(net.items())}}

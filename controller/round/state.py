@@ -14,6 +14,7 @@ from ..journal import Record
 from ..rules.cards import DECK_SIZE
 from ..rules.dealing import HOUSE, Deal, deal
 from ..rules.dice import Dice
+from ..rules.home_pot import PotStatus
 from ..rules.seat import Bet, SetBy
 from .games import GameRules
 
@@ -79,6 +80,9 @@ class RoundState(Generic[S]):
     settlement: dict[str, Any] | None = None
     void_reason: str | None = None
     records: list[Record] = field(default_factory=list)
+    pot: PotStatus | None = None  # home play: the pot carried in and who need not ante
+    bank_offer: int | None = None  # banking rotation: the position offered the bank
+    bank_declined: bool = False
 
     @property
     def closed(self) -> bool:
@@ -150,6 +154,12 @@ def fold(state: RoundState[S], record: Record, game: GameRules[S]) -> None:
         state.settlement, state.phase = data, Phase.SETTLED
     elif kind == "round_voided":
         state.void_reason, state.phase = data["reason"], Phase.VOIDED
+    elif kind == "pot_carried":
+        state.pot = PotStatus(data["pot"], frozenset(data["exempt"]))
+    elif kind == "bank_offered":
+        state.bank_offer = data["position"]
+    elif kind == "bank_declined":
+        state.bank_declined = True
 
 
 def _text(setting: dict[str, list[str]]) -> str:
