@@ -1,0 +1,197 @@
+"""Open a table's devices from its hardware file: serial ports, the camera, the dealer panel.
+
+``open_table(path_or_hardware, game, seed=...)`` validates the table file once (a bad one
+raises ``TableConfigError`` naming the file and key), starts a simulator process for each
+``sim://DEVICE`` URL (seeded, or drawing from ``secrets`` when ``seed`` is None), opens each
+driver and refuses a device whose hello the table file does not approve
+(``firmware_interfaces.identity``), builds the camera and the GPIO dealer panel, and hands
+them back as ``TableDevices``.  Whatever was started is stopped again by ``close`` or when
+opening fails half-way.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Self, TypeVar
+
+from firmware_interfaces.errors import DeviceConfigError, DeviceError, DeviceRefused
+from firmware_interfaces.events import DeviceEvent
+from firmware_interfaces.gpio import ButtonPress, DealerPanel, PinFactory, mock_factory
+from firmware_interfaces.link_config import Timing
+from firmware_interfaces.shaker import ShakerDriver
+from firmware_interfaces.shuffler import ShufflerDriver
+from firmware_interfaces.table_config import SerialDevice, TableHardware, load_table
+
+from ..round.errors import PortError
+from .camera import CameraLook, Source, VisionCameraPort
+from .dice_port import SerialDicePort
+from .errors import TableConfigError, TableDeviceError
+from .processes import FaultValue, SimProcess
+from .shuffler_port import SerialShufflerPort
+
+SIM_SCHEME = "sim://"
+GAMES = ("poker", "tiles")
+D = TypeVar("D", ShufflerDriver, ShakerDriver)
+
+
+@dataclass
+class TableDevices:
+    """A table's devices, open; ``close`` stops everything ``open_table`` started."""
+
+    game: str
+    hardware: TableHardware
+    shuffler: SerialShufflerPort | None
+    dice: SerialDicePort
+    camera: VisionCameraPort
+    panel: DealerPanel
+    pin_factory: PinFactory
+    presses: queue.Queue[ButtonPress] = field(default_factory=queue.Queue)
+    events: queue.Queue[DeviceEvent] = field(default_factory=queue.Queue)
+    sims: dict[str, SimProcess] = field(default_factory=dict)
+    seed: int | None = None
+    _closer: ExitStack = field(default_factory=ExitStack, repr=False)
+
+    @property
+    def closed(self) -> bool:
+        """True once ``close`` ran."""
+        return self.panel.closed
+
+    def close(self) -> None:
+        """Release the panel and the lines, stop the simulators (idempotent)."""
+        self._closer.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def read_hardware(table: str | Path | TableHardware) -> TableHardware:
+    """The table's hardware, validated; ``TableConfigError`` names the file and key."""
+    if isinstance(table, TableHardware):
+        return table
+    try:
+        return load_table(table)
+    except DeviceConfigError as err:
+        raise TableConfigError(str(err)) from err
+
+
+def _sim_device(kind: str, device: SerialDevice, table: str) -> bool:
+    """True for ``sim://KIND``; a ``sim://`` URL naming another device is an error."""
+    if not device.url.startswith(SIM_SCHEME):
+        return False
+    named = device.url[len(SIM_SCHEME):]
+    if named != kind:
+        raise TableConfigError(f"{table}: [{kind}] url {device.url!r} names no simulator of a "
+                               f"{kind}; use {SIM_SCHEME + kind!r}")
+    return True
+
+
+def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack,
+                 sims: dict[str, SimProcess], where: str, seed: int | None,
+                 faults: Mapping[str, FaultValue], timing: Timing | None,
+                 events: queue.Queue[DeviceEvent]) -> D:
+    url = device.url
+    if _sim_device(kind, device, where):
+        sim = SimProcess(kind, seed=seed, faults=faults)
+        stack.callback(sim.stop)
+        sims[kind] = sim
+        url = sim.url
+    elif faults:
+        raise TableConfigError(f"{where}: simulator faults {sorted(faults)} given for "
+                               f"the real {kind} at {url!r}")
+    try:
+        driver: D = cls.open(url, device.expected, timing=timing, name=f"{kind}-1",
+                             on_event=events.put)
+    except DeviceRefused as err:
+        raise TableDeviceError(f"{where}: [{kind}] at {url!r} refused: {err}") from err
+    except DeviceConfigError as err:
+        raise TableConfigError(f"{where}: [{kind}] url {url!r}: {err}") from err
+    except DeviceError as err:
+        raise TableDeviceError(f"{where}: [{kind}] at {url!r} cannot be opened: "
+                               f"{err}") from err
+    stack.callback(driver.close)
+    return driver
+
+
+def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None = None,
+               timing: Timing | None = None, pin_factory: PinFactory | None = None,
+               sim_faults: Mapping[str, Mapping[str, FaultValue]] | None = None,
+               camera_source: Source | None = None, camera_look: CameraLook | None = None,
+               ) -> TableDevices:
+    """Open the devices of a ``game`` (``poker`` or ``tiles``) table described by ``table``.
+
+    ``seed`` makes the simulators and the camera's renderer repeatable (``None``: secrets);
+    ``sim_faults`` gives start-up faults per simulator (``{"shuffler": {"cards": 52}}``);
+    ``pin_factory`` defaults to a ``MockFactory`` when every serial device is simulated, and
+    must be given for a table with real devices.
+    """
+    if game not in GAMES:
+        raise TableConfigError(f"game {game!r} is not one of {list(GAMES)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise TableConfigError(f"seed {seed!r} must be a whole number >= 0 (or None: secrets)")
+    hardware = read_hardware(table)
+    where = hardware.name if isinstance(table, TableHardware) else str(table)
+    if hardware.shaker is None:
+        raise TableConfigError(f"{where}: missing [shaker] section (both games roll dice)")
+    if game == "poker" and hardware.shuffler is None:
+        raise TableConfigError(f"{where}: missing [shuffler] section (a poker table deals "
+                               f"from a shuffler)")
+    faults = dict(sim_faults or {})
+    unknown = sorted(set(faults) - {"shuffler", "shaker"})
+    if unknown:
+        raise TableConfigError(f"simulator faults for {unknown[0]!r}: known devices are "
+                               f"'shuffler' and 'shaker'")
+    if game == "tiles" and "shuffler" in faults:
+        raise TableConfigError("simulator faults for 'shuffler' given for a tiles table, which "
+                               "has no shuffler")
+    serial = [hardware.shaker, *([hardware.shuffler] if game == "poker" else [])]
+    simulated = all(d is not None and d.url.startswith(SIM_SCHEME) for d in serial)
+    if pin_factory is None and not simulated:
+        raise TableConfigError(f"{where}: a table with real devices needs its GPIO pin factory "
+                               f"(pin_factory=...); only a simulated table uses MockFactory")
+    # The camera first: missing artwork stops the start-up before any process is started.
+    camera = VisionCameraPort.for_game(game, seed=seed, source=camera_source, look=camera_look)
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    sims: dict[str, SimProcess] = {}
+    with ExitStack() as stack:
+        shuffler = None
+        if game == "poker":
+            assert hardware.shuffler is not None
+            driver = _open_driver(ShufflerDriver, "shuffler", hardware.shuffler, stack, sims,
+                                  where, seed, faults.get("shuffler", {}), timing, events)
+            try:
+                shuffler = SerialShufflerPort(driver, timing=timing)
+            except PortError as err:
+                raise TableDeviceError(f"{where}: [shuffler] {err}") from err
+        shaker = _open_driver(ShakerDriver, "shaker", hardware.shaker, stack, sims, where,
+                              seed, faults.get("shaker", {}), timing, events)
+        dice = SerialDicePort(shaker, timing=timing)
+        factory = pin_factory or mock_factory()
+        if pin_factory is None:
+            stack.callback(_reset, factory)
+        presses: queue.Queue[ButtonPress] = queue.Queue()
+        panel = DealerPanel(hardware.pins.panel, factory, presses.put)
+        stack.callback(panel.close)
+        devices = TableDevices(game, hardware, shuffler, dice, camera, panel, factory,
+                               presses, events, sims, seed)
+        devices._closer = stack.pop_all()
+        return devices
+    raise AssertionError("unreachable")  # pragma: no cover (mypy: ExitStack may swallow)
+
+
+def _reset(factory: PinFactory) -> None:
+    """Free every pin of a factory this module made (``MockFactory.reset``)."""
+    reset = getattr(factory, "reset", None)
+    if callable(reset):
+        reset()
+
+
+__all__ = ["TableDevices", "open_table", "read_hardware"]

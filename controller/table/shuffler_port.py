@@ -1,0 +1,114 @@
+"""The engine's ``ShufflerPort`` on a card shuffler driver (a simulator process or the machine).
+
+``shuffle`` returns the cards the machine counted; a deck it counted as 53 but found a
+duplicate or a foreign card in counts one good card short, so the engine's card-count fault
+pauses the round rather than dealing from a bad deck (``last_shuffle`` keeps the device's own
+report).  ``next_packet`` returns the packet's card codes.  Randomness is what the device's
+hello says: ``seeded:N`` for a seeded simulator, ``secrets`` otherwise.
+"""
+
+from __future__ import annotations
+
+from firmware_interfaces.link_config import Timing
+from firmware_interfaces.protocol.shuffler import ShuffleResult
+from firmware_interfaces.shuffler import ShufflerDriver
+
+from ..journal import Randomness
+from ..round.errors import DeviceLostError, PortError
+from .device_calls import check_fault, device_call, silence_for
+
+BAD_CARD_STATES = ("duplicate", "foreign")
+SHUFFLER_FAULTS = ("lost", "short_count", "duplicate")
+"""Faults ``inject`` makes a simulated shuffler produce (the names the round fakes use)."""
+DUPLICATED = "As"
+
+
+def randomness_of(rng: str, seed: int | None) -> Randomness:
+    """The journal's ``Randomness`` for a device hello's ``rng`` and ``seed`` fields."""
+    if rng == "seeded":
+        if seed is None:
+            raise PortError("a device says it is seeded but names no seed")
+        return Randomness.seeded(seed)
+    return Randomness.production()
+
+
+class SerialShufflerPort:
+    """A ``ShufflerPort`` on a ``ShufflerDriver``; ``history`` keeps what it answered."""
+
+    def __init__(self, driver: ShufflerDriver, name: str = "shuffler-1",
+                 timing: Timing | None = None) -> None:
+        if not driver.reads_cards:
+            raise PortError(f"{name}: model {driver.hello.model!r} does not read the cards it "
+                            f"deals; the table needs a reading shuffler")
+        self.driver = driver
+        self._name = name
+        self.history: list[str] = []
+        self.last_shuffle: ShuffleResult | None = None
+        self._timing = timing
+        self._restore: dict[str, str | int] = {}
+
+    @property
+    def name(self) -> str:
+        """The device's name in the journal."""
+        return self._name
+
+    @property
+    def randomness(self) -> Randomness | None:
+        """``seeded:N`` when the device's hello says so, else ``secrets``."""
+        hello = self.driver.hello
+        return randomness_of(hello.rng, hello.seed)
+
+    def shuffle(self) -> int:
+        """Shuffle and return the good cards counted (53 when the deck is whole)."""
+        try:
+            result = device_call(self._name, "shuffle", self.driver.shuffle)
+        finally:
+            self._undo_deck_faults()
+        self.last_shuffle = result
+        count = result.count - 1 if result.deck in BAD_CARD_STATES else result.count
+        self.history.append(f"shuffle {result.shuffle}: {result.count} cards, deck "
+                            f"{result.deck}" + (f" {' '.join(result.cards)}" if result.cards
+                                                else ""))
+        return count
+
+    def next_packet(self) -> tuple[str, ...]:
+        """Deliver the next packet and return its card codes."""
+        packet = device_call(self._name, "deal a packet", self.driver.deal)
+        if packet.cards is None:
+            raise PortError(f"{self._name}: packet {packet.n} came without its cards")
+        self.history.append(f"packet {packet.n}: {' '.join(packet.cards)}")
+        return tuple(packet.cards)
+
+    def control(self, **settings: str | int | float | bool) -> None:
+        """Simulator fault injection (``jam_after=0``, ``cards=52``, ``door=True``)."""
+        device_call(self._name, "take a control command",
+                    lambda: self.driver.control(**settings))
+
+    def inject(self, fault: str) -> None:
+        """Make the simulator fail the next call: ``lost`` (silent through every retry),
+        ``short_count`` (52 cards at the next shuffle), ``duplicate`` (a second copy of a card
+        at the next shuffle)."""
+        check_fault(self._name, fault, SHUFFLER_FAULTS)
+        if fault == "lost":
+            self.control(silence=silence_for(self._timing))
+        elif fault == "short_count":
+            self.control(cards=52)
+            self._restore["cards"] = 53
+        else:
+            self.control(duplicate=DUPLICATED)
+            self._restore["duplicate"] = "-"
+        self.history.append(f"inject {fault}")
+
+    def _undo_deck_faults(self) -> None:
+        """After a shuffle, load a whole deck again (the injected fault served once)."""
+        if not self._restore:
+            return
+        try:
+            self.control(**self._restore)
+        except DeviceLostError:
+            return  # still pending: undone after the next shuffle
+        self._restore = {}
+
+    def close(self) -> None:
+        """Release the line."""
+        self.driver.close()
