@@ -1,6 +1,7 @@
 """Golden data: four tiles -> the setting each shipped tile house way must give, rule by rule.
 
-The files are tests/golden/tiles/NAME.txt, one case a line: ``TILES | LOW / HIGH | rule | cite``.
+The files are tests/golden/tiles/NAME.txt, one case a line: ``TILES | LOW / HIGH | rule | cite``;
+``player: TILES`` sets the hand for the player side (a way with a player column, e.g. Luger's).
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from controller.catalog import tile_engine, tile_way_names
+from controller.catalog import load_tile_way, tile_engine, tile_way_names
 from controller.rules.tile_setting import TileSetting, four, rank_tile_setting
+from controller.rules.tile_way import TileWayEngine
+from controller.rules.tile_way_model import SIDES
 
 GOLDEN = Path(__file__).parent / "golden" / "tiles"
-SHIPPED = ["canberra", "foxwoods", "jb-player", "taj-mahal"]
+SHIPPED = ["australian", "canberra", "foxwoods", "harrahs", "jb-player", "luger-optimal",
+           "taj-mahal"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class Case:
     setting: str
     rule: str
     cite: str
+    side: str = "banker"
 
 
 def golden_cases() -> list[Case]:
@@ -41,11 +46,19 @@ def golden_cases() -> list[Case]:
             parts = [p.strip() for p in text.split("|")]
             if len(parts) != 4 or not parts[3]:
                 raise ValueError(f"{path.name}:{number}: need TILES | SETTING | RULE | CITATION")
-            cases.append(Case(way, number, *parts))
+            side, sep, tiles = parts[0].partition(":")
+            if sep and side.strip() not in SIDES:
+                raise ValueError(f"{path.name}:{number}: unknown side {side.strip()!r}")
+            side, tiles = (side.strip(), tiles.strip()) if sep else ("banker", parts[0])
+            cases.append(Case(way, number, tiles, parts[1], parts[2], parts[3], side))
     return cases
 
 
 CASES = golden_cases()
+
+
+def _engine(way: str, side: str) -> TileWayEngine:
+    return tile_engine(way) if side == "banker" else TileWayEngine(load_tile_way(way), side=side)
 
 
 def _groups(hand: tuple[object, ...]) -> list[int]:
@@ -54,7 +67,7 @@ def _groups(hand: tuple[object, ...]) -> list[int]:
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.way}:{c.line}" for c in CASES])
 def test_golden_setting(case: Case) -> None:
-    engine = tile_engine(case.way)
+    engine = _engine(case.way, case.side)
     choice = engine.set_hand(case.tiles)
     expected = rank_tile_setting(TileSetting.parse(case.setting))
     assert sorted(expected.setting.tiles) == sorted(four(case.tiles)), (
@@ -74,10 +87,12 @@ def test_golden_setting(case: Case) -> None:
 
 @pytest.mark.parametrize("way", SHIPPED)
 def test_every_rule_that_decides_a_hand_has_a_golden_case(way: str) -> None:
-    used = {choice.rule for choice in tile_engine(way).table().values()}
-    covered = {f"{c.way}.{c.rule}" for c in CASES if c.way == way}
-    assert used - covered == set(), "rules without a golden case"
-    assert covered <= used
+    for side in SIDES:
+        used = {choice.rule for choice in _engine(way, side).table().values()}
+        covered = {f"{c.way}.{c.rule}" for c in CASES if c.way == way and c.side == side}
+        assert used - covered <= {f"{c.way}.{c.rule}" for c in CASES if c.way == way}, (
+            f"rules without a golden case ({side})")
+        assert covered <= used
 
 
 @pytest.mark.parametrize("way", SHIPPED)
@@ -85,5 +100,5 @@ def test_each_way_has_at_least_fifteen_cases(way: str) -> None:
     assert sum(1 for c in CASES if c.way == way) >= 15
 
 
-def test_the_four_ways_are_shipped() -> None:
+def test_the_shipped_ways_are_these() -> None:
     assert tile_way_names() == SHIPPED

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from controller.rules.tile_setting import RankedTileSetting
+
+from .differences import WayDifferences
 from .tiles_odds import DEALER_HANDS, PLAYER_HANDS, Outcome, TileOdds
 from .ways import OPTIMAL
 
@@ -51,4 +54,52 @@ def odds_text(odds: TileOdds, seconds: float) -> str:
     ]
     lines.append("(the banker's edge: a player banking in these same matchups)" if not odds.banking
                  else "(the player's edge: the dealer's hand played against this bank)")
+    return "\n".join(lines)
+
+
+def _setting_text(ranked: RankedTileSetting) -> str:
+    low, high = ranked.words()
+    return f"{ranked.setting} ({low} / {high})"
+
+
+def differences_json(result: WayDifferences, seconds: float) -> dict[str, object]:
+    """Both runs' figures and every class set differently, with its gain as a fraction."""
+    return {
+        "game": "tiles", "way": result.base.way, "vs": result.other.vs,
+        "banking": result.base.banking, "side": result.base.side,
+        "commission": float(result.base.commission),
+        "house_edge": {"way": float(result.base.house_edge),
+                       "vs": float(result.other.house_edge)},
+        "gain": float(result.gain), "classes": len(result.differences), "hands": result.hands,
+        "differences": [{
+            "tiles": [str(t) for t in d.hand], "hands": d.hands,
+            "way": {"low": [str(t) for t in d.base.setting.low],
+                    "high": [str(t) for t in d.base.setting.high], "rule": d.base_rule},
+            "vs": {"low": [str(t) for t in d.other.setting.low],
+                   "high": [str(t) for t in d.other.setting.high], "rule": d.other_rule},
+            "gain": float(d.gain),
+        } for d in result.differences],
+        "seconds": round(seconds, 3),
+    }
+
+
+def differences_text(result: WayDifferences, seconds: float) -> str:
+    """The hands set differently, largest gain first, and what they are worth in all."""
+    base, other = result.base, result.other
+    who = "the player banks" if base.banking else "the dealer banks"
+    lines = [
+        f"Pai Gow tiles: hands {_player_name(other)} sets differently from {base.way}, "
+        f"against a dealer playing {base.way} ({who}; {float(base.commission * 100):g}% "
+        f"commission), in {seconds:.1f} s",
+        f"{len(result.differences)} face classes, {result.hands:,} of {PLAYER_HANDS:,} hands; "
+        f"house edge ({base.side}) {float(base.house_edge):.4%} with {base.way}, "
+        f"{float(other.house_edge):.4%} with {other.vs}: {other.vs} gains "
+        f"{float(result.gain):+.4%}",
+        "gain = the difference's share of the edge change, over all matchups",
+        f"{'tiles':<16} {'hands':>5} {'gain':>9}  {base.way} -> {other.vs}",
+    ]
+    for d in result.differences:
+        lines.append(f"{' '.join(map(str, d.hand)):<16} {d.hands:>5} {float(d.gain):>+9.5%}  "
+                     f"{_setting_text(d.base)} [{d.base_rule}] -> {_setting_text(d.other)} "
+                     f"[{d.other_rule}]")
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from controller.rules.tile_hands import DEFAULT_TILE_RULES, TileRules
 from .progress import Progress, Stages
 from .strategy import AnalysisError, CodeArray, choices_table, strategy_table
 from .tile_classes import TileClasses, tile_classes, weight_matrix
-from .ways import OPTIMAL, resolve_strategy
+from .ways import BANKER, OPTIMAL, PLAYER, has_sides, resolve_strategy
 
 PLAYER_HANDS: Final = 35_960  # C(32, 4)
 DEALER_HANDS: Final = 20_475  # C(28, 4)
@@ -172,13 +172,18 @@ def analyze_tiles(
     progress: Progress | None = None,
 ) -> TileOdds:
     """Enumerate all 736,281,000 matchups: the dealer sets by ``way``, the player by ``vs``
-    (default the same way; ``optimal`` for the best response to ``way``)."""
+    (default the same way; ``optimal`` for the best response to ``way``).
+
+    Each way plays its bank's side (``banker``) or the other (``player``): the dealer banks
+    unless ``banking``; this matters only to ways with side rules (luger-optimal)."""
     vs = way if vs is None else vs
     classes = tile_classes()
+    dealer_side, player_side = (PLAYER, BANKER) if banking else (BANKER, PLAYER)
+    same = vs == way and not has_sides(way)  # the player's table is the dealer's
     # Rough relative costs: a table of a way, all settings' table, the weights, the counting.
-    stages = Stages(progress, (2, 2 if vs != way else 0, 3, 2 if vs == OPTIMAL else 1))
-    dealer_way = resolve_strategy(way, rules)
-    player_way = None if vs in (OPTIMAL, way) else resolve_strategy(vs, rules)  # fail early
+    stages = Stages(progress, (2, 0 if same else 2, 3, 2 if vs == OPTIMAL else 1))
+    dealer_way = resolve_strategy(way, rules, dealer_side)
+    player_way = None if vs == OPTIMAL or same else resolve_strategy(vs, rules, player_side)
     dealer = strategy_table(classes, dealer_way, rules, stages.stage(0))
     if player_way is not None:
         player = strategy_table(classes, player_way, rules, stages.stage(1))

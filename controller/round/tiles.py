@@ -44,9 +44,8 @@ class TileRound(OversightEngine[TileSetting]):
         self.verify_build_woodpile(who)
         event: dict[str, Any] = {"type": "woodpile_built", "v": 1}
         cut = self.cut_record()
-        if cut is not None:
-            event["cut"] = {**cut.payload(), "ref": cut.seq}
-            del event["cut"]["type"], event["cut"]["v"]
+        if cut is not None:  # the cut record itself comes just before, in the same round
+            event["cut"] = {k: v for k, v in cut.payload().items() if k not in ("type", "v")}
         return self._append(event, who.actor, who.role)
 
     def cut_record(self) -> Record | None:

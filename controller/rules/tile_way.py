@@ -8,7 +8,7 @@ all 8,130 multisets at once, for odds enumeration.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from types import MappingProxyType
@@ -17,7 +17,7 @@ from .errors import HouseWayError
 from .tile_codes import Code, Threshold, is_value, matches
 from .tile_hands import DEFAULT_TILE_RULES, PAIR_BASE, TileRules, single_rank
 from .tile_setting import RankedTileSetting, four, tile_settings
-from .tile_way_model import Pick, TileRule, TileWay, When
+from .tile_way_model import SIDES, Pick, TileRule, TileWay, When
 from .tiles import FACES, Tile
 
 Hand = tuple[Tile, ...]
@@ -67,11 +67,19 @@ def _is_kind(kind: tuple[str, Code | None], pair: Sequence[Tile], rank: int) -> 
 
 
 class TileWayEngine:
-    """Sets four tiles by one tile house way under one ruleset."""
+    """Sets four tiles by one tile house way under one ruleset, for one side of the table.
 
-    def __init__(self, way: TileWay, rules: TileRules = DEFAULT_TILE_RULES) -> None:
+    ``side`` is ``"banker"`` (the house way as the dealer plays it, the default) or
+    ``"player"``; it matters only to rules with a ``side`` condition (a strategy table with a
+    banker and a player column, such as Luger's)."""
+
+    def __init__(self, way: TileWay, rules: TileRules = DEFAULT_TILE_RULES,
+                 side: str = "banker") -> None:
+        if side not in SIDES:
+            raise HouseWayError(f"side {side!r} is not one of {list(SIDES)}")
         self.way = way
         self.rules = rules
+        self.side = side
         self._memo: dict[Hand, TileWayChoice] = {}
         self._table: Mapping[Hand, TileWayChoice] | None = None
 
@@ -116,12 +124,7 @@ class TileWayEngine:
         pool = self._pool(rule, hand)
         if not pool:
             return None
-        if rule.play == "best_high":
-            chosen = max(pool, key=lambda s: (s.high_rank, s.low_rank))
-        elif rule.play == "lowest_high":
-            chosen = max(pool, key=lambda s: (-s.high_rank, s.low_rank))
-        else:
-            chosen = max(pool, key=lambda s: (s.low_rank, s.high_rank))
+        chosen = max(pool, key=self._order(rule, hand))
         check = rule.check
         if check.requires and not any(self._makes(chosen, r) for r in check.requires):
             return None
@@ -132,6 +135,25 @@ class TileWayEngine:
             return None
         return chosen
 
+    def _order(self, rule: TileRule, hand: _Hand) -> Callable[[RankedTileSetting], tuple[int, ...]]:
+        """The play's order on settings (the greatest is chosen).  With ``prefer_top_tile`` the
+        hands' values come first, then the side of the top tile, then the full ranks."""
+        sign = -1 if rule.play == "lowest_high" else 1
+        high_first = rule.play in ("best_high", "lowest_high")
+        prefer = rule.pick.prefer_top_tile
+
+        def key(s: RankedTileSetting) -> tuple[int, ...]:
+            ranks = (sign * s.high_rank, s.low_rank) if high_first else (s.low_rank, s.high_rank)
+            if prefer is None:
+                return ranks
+            cats = ((sign * (s.high_rank >> 8), s.low_rank >> 8) if high_first
+                    else (s.low_rank >> 8, s.high_rank >> 8))
+            side = s.setting.high if prefer == "high" else s.setting.low
+            on_side = int(max(single_rank(t, self.rules) for t in side) == hand.top)
+            return (*cats, on_side, *ranks)
+
+        return key
+
     def _rank(self, threshold: Threshold) -> int:
         return threshold.rank(self.rules)
 
@@ -140,6 +162,8 @@ class TileWayEngine:
 
     def _when(self, when: When, hand: _Hand) -> bool:
         tiles = hand.tiles
+        if when.side is not None and when.side != self.side:
+            return False
         if when.pairs is not None and len(hand.pairs) != when.pairs:
             return False
         if when.tiles and not any(matches(tiles, p) for p in when.tiles):

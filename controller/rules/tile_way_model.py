@@ -35,11 +35,12 @@ DEFAULT_PLAYS: Final[Mapping[str, tuple[str, ...]]] = {
     "other": ("best_low", "best_high", "lowest_high"),
 }
 KINDS: Final = ("wong", "gong", "high_nine")
+SIDES: Final = ("banker", "player")  # who the engine sets the hand for (``When.side``)
 _BEST: Final = ("best_low_min", "best_low_max", "best_low_below", "best_high_min",
                 "best_high_below")
-WHEN_KEYS: Final = ("tiles", "pair", "others", "has", "pairs", *_BEST)
+WHEN_KEYS: Final = ("tiles", "pair", "others", "has", "pairs", "side", *_BEST)
 PICK_KEYS: Final = ("kinds", "makes", "points", "together", "together_points", "high_has",
-                    "low_has", "top_tile")
+                    "low_has", "top_tile", "prefer_top_tile")
 CHECK_KEYS: Final = ("requires", "low_below")
 Pattern = tuple[Code, ...]
 
@@ -54,6 +55,7 @@ class When:
     has: Pattern = ()  # distinct tiles match each of these codes
     pairs: int | None = None  # how many pairs the hand holds
     best: tuple[tuple[str, Threshold], ...] = ()  # (key of _BEST, threshold) on the best hands
+    side: str | None = None  # "banker" or "player": the rule holds only for that side's hands
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,9 @@ class Pick:
     high_has: Code | None = None
     low_has: Code | None = None
     top_tile: str | None = None  # "high" or "low": where the hand's highest tile goes
+    # "high" or "low": among settings of equal hand values (points, gong, wong, pair), the one
+    # with the hand's highest tile on that side; a preference, not a filter
+    prefer_top_tile: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +248,9 @@ class _Builder:
                         self.when(table, where), pick, self.check(table, where))
 
     def when(self, t: Mapping[str, object], where: str) -> When:
+        side = t.get("side")
+        if side is not None and side not in SIDES:
+            raise HouseWayError(f"{where}.side must be one of {list(SIDES)}, not {side!r}")
         pairs = t.get("pairs")
         if pairs is not None and pairs not in (0, 1, 2):
             raise HouseWayError(f"{where}.pairs must be 0, 1 or 2, not {pairs!r}")
@@ -259,6 +267,7 @@ class _Builder:
             has=tuple(self.code(c, f"{where}.has") for c in _list(t.get("has", []), where)),
             pairs=pairs if isinstance(pairs, int) else None,
             best=tuple((k, parse_threshold(t[k], f"{where}.{k}")) for k in _BEST if k in t),
+            side=side if isinstance(side, str) else None,
         )
 
     def pick(self, t: Mapping[str, object], where: str) -> Pick:
@@ -284,6 +293,10 @@ class _Builder:
         top = t.get("top_tile")
         if top not in (None, "high", "low"):
             raise HouseWayError(f"{where}.top_tile must be 'high' or 'low', not {top!r}")
+        prefer = t.get("prefer_top_tile")
+        if prefer not in (None, "high", "low"):
+            raise HouseWayError(f"{where}.prefer_top_tile must be 'high' or 'low', "
+                                f"not {prefer!r}")
         return Pick(
             kinds=tuple(kinds),
             makes=parse_makes(t["makes"], f"{where}.makes") if "makes" in t else None,
@@ -293,6 +306,7 @@ class _Builder:
             high_has=self.code(t["high_has"], f"{where}.high_has") if "high_has" in t else None,
             low_has=self.code(t["low_has"], f"{where}.low_has") if "low_has" in t else None,
             top_tile=top if isinstance(top, str) else None,
+            prefer_top_tile=prefer if isinstance(prefer, str) else None,
         )
 
     def check(self, t: Mapping[str, object], where: str) -> Check:
