@@ -14,13 +14,13 @@ from .table import Table
 _bearer = HTTPBearer(auto_error=False, description="a dealer's or supervisor's token")
 
 
-def get_table(request: Request) -> Table:
+async def get_table(request: Request) -> Table:
     """The table the app was made for."""
     table: Table = request.app.state.table
     return table
 
 
-def get_settings(request: Request) -> DisplaySettings:
+async def get_settings(request: Request) -> DisplaySettings:
     """The app's settings."""
     settings: DisplaySettings = request.app.state.settings
     return settings
@@ -30,8 +30,9 @@ TableDep = Annotated[Table, Depends(get_table)]
 SettingsDep = Annotated[DisplaySettings, Depends(get_settings)]
 
 
-def get_operator(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-                 settings: SettingsDep) -> Who:
+async def get_operator(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+        settings: SettingsDep) -> Who:
     """The dealer or supervisor whose bearer token came with the request; 401 otherwise."""
     challenge = {"WWW-Authenticate": "Bearer"}
     if credentials is None:

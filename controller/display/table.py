@@ -3,46 +3,53 @@
 Acts from the web run in FastAPI's thread pool; ``Table.act`` serialises them through one lock
 (the engine is the only owner of round state and is not thread-safe), then publishes every
 record the act appended, faults included, to each subscriber's asyncio queue on its own loop.
+A record is turned into JSON text once per publish, not once per viewer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..journal import Journal, Record, RoundRecall
-from ..journal.canonical import Json
 from ..round import IllegalActError, Who
 from ..round.oversight import OversightEngine
 from ..round.recovery import Recovery, recover
+from .cache import ActCache
 from .views import TableView, table_view
 
 QUEUE_LIMIT = 1000
 """Records a slow viewer may fall behind before it is dropped (it reconnects and catches up)."""
 
+Published = tuple[int, str]
+"""A record as a viewer receives it: its sequence number and its JSON text."""
+
 
 @dataclass(eq=False)
 class Subscription:
-    """One viewer's feed: journal records as JSON, then None when the table closes."""
+    """One viewer's feed: journal records as (seq, JSON text), then None when the table
+    closes."""
 
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue[Json | None] = field(
+    queue: asyncio.Queue[Published | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
 
-    def offer(self, item: Json | None) -> None:
-        """Put one item on the queue (call on the subscriber's loop)."""
-        if self.dropped:
-            return
-        try:
-            self.queue.put_nowait(item)
-        except asyncio.QueueFull:
-            self.dropped = True
-            self.queue = asyncio.Queue(1)
-            self.queue.put_nowait(None)  # ends the stream; the page reconnects
+    def offer(self, items: Sequence[Published | None]) -> None:
+        """Put items on the queue (call on the subscriber's loop)."""
+        for item in items:
+            if self.dropped:
+                return
+            try:
+                self.queue.put_nowait(item)
+            except asyncio.QueueFull:
+                self.dropped = True
+                self.queue = asyncio.Queue(1)
+                self.queue.put_nowait(None)  # ends the stream; the page reconnects
 
 
 class Table:
@@ -51,6 +58,7 @@ class Table:
     def __init__(self, engine: OversightEngine[Any]) -> None:
         self.engine = engine
         self.lock = threading.RLock()
+        self.cache = ActCache(self.lock)
         self._subscribers: set[Subscription] = set()
 
     @property
@@ -73,6 +81,7 @@ class Table:
             try:
                 method(who, *args, **kwargs)
             finally:
+                self.cache.clear()
                 new = self.journal.records(after=head)
                 self.publish(new)
         return new
@@ -82,13 +91,14 @@ class Table:
         with self.lock:
             head = self.journal.head()[0]
             done = recover(self.engine)
+            self.cache.clear()
             self.publish(self.journal.records(after=head))
         return done
 
     # --- reading -------------------------------------------------------------------------------
 
     def view(self) -> TableView:
-        """The current round as the dealer screen shows it."""
+        """The current round as the dealer screen shows it (made afresh)."""
         with self.lock:
             return table_view(self.engine, self.journal.active_faults())
 
@@ -122,8 +132,8 @@ class Table:
         return len(self._subscribers)
 
     def publish(self, records: Iterable[Record]) -> None:
-        """Hand each record's JSON to every subscriber, on that subscriber's loop."""
-        items = [r.to_json() for r in records]
+        """Hand each record's JSON text to every subscriber, on that subscriber's loop."""
+        items: list[Published | None] = [(r.seq, json.dumps(r.to_json())) for r in records]
         if items:
             self._send(items)
 
@@ -131,12 +141,11 @@ class Table:
         """End every feed (shutdown), so streaming responses finish."""
         self._send([None])
 
-    def _send(self, items: Sequence[Json | None]) -> None:
+    def _send(self, items: Sequence[Published | None]) -> None:
         with self.lock:
             subscribers = list(self._subscribers)
         for sub in subscribers:
             try:
-                for item in items:
-                    sub.loop.call_soon_threadsafe(sub.offer, item)
+                sub.loop.call_soon_threadsafe(sub.offer, items)
             except RuntimeError:  # its loop is closed: the viewer is gone
                 self.unsubscribe(sub)

@@ -13,12 +13,15 @@ from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from ..journal import Record
 from ..round import Phase, Who
-from ..round.base import RoundEngine
+from ..round.oversight import OversightEngine
 from ..rules.dealing import HOUSE
 
 _PLAIN_ACTS = ("open_round", "close_bets", "shuffle", "deal_packet", "build_woodpile", "roll",
                "expose_dealer", "settle")
 """Acts that need no arguments: the page can offer them as buttons when ``can_x`` allows."""
+
+_ANY_REASON = "a reason"
+"""Stands in for the text an act needs when only asking whether it could be done now."""
 
 
 class SettingView(TypedDict):
@@ -51,6 +54,9 @@ class SeatView(TypedDict):
     camera: str | None
     read: bool
     result: ResultView | None
+    bet_seq: int | None
+    setting_seq: int | None
+    acts: list[str]
 
 
 class DealerView(TypedDict):
@@ -73,6 +79,15 @@ class AlertView(TypedDict):
     fault: str | None
 
 
+class LimitsView(TypedDict):
+    """The table limits the bet entry checks against, in cents."""
+
+    min_bet: int
+    max_bet: int
+    fortune_min: int
+    fortune_max: int
+
+
 class TableView(TypedDict):
     """The whole dealer screen."""
 
@@ -89,6 +104,9 @@ class TableView(TypedDict):
     alerts: list[AlertView]
     can: dict[str, list[str]]
     last_seq: int | None
+    limits: LimitsView
+    fortune: bool
+    camera: bool
 
 
 def setting_view(text: str | None) -> SettingView | None:
@@ -128,7 +146,7 @@ def _results(settlement: dict[str, Any] | None) -> dict[int, ResultView]:
     return out
 
 
-def _alerts(engine: RoundEngine[Any], faults: Sequence[Record]) -> list[AlertView]:
+def _alerts(engine: OversightEngine[Any], faults: Sequence[Record]) -> list[AlertView]:
     state = engine.round
     alerts: list[AlertView] = []
     seen: set[str] = set()
@@ -162,16 +180,49 @@ def _alerts(engine: RoundEngine[Any], faults: Sequence[Record]) -> list[AlertVie
     return alerts
 
 
-def _can(engine: RoundEngine[Any], who: Who) -> list[str]:
+def _can(engine: OversightEngine[Any], who: Who, faults: Sequence[str]) -> list[str]:
+    """The acts ``who`` could do now: the plain ones, and those whose arguments the page asks
+    for (``void``, ``bank``, ``clear_fault``) asked with stand-in values."""
     allowed = []
     for act in _PLAIN_ACTS:
         check: Callable[[Who], bool] | None = getattr(engine, f"can_{act}", None)
         if check is not None and check(who):
             allowed.append(act)
+    asks: dict[str, Callable[[], bool]] = {
+        "void": lambda: engine.can_void(who, _ANY_REASON),
+        "bank": lambda: engine.can_bank(who, 2, 1),
+        "clear_fault": lambda: any(engine.can_clear_fault(who, f) for f in faults),
+    }
+    allowed.extend(act for act, ask in asks.items() if ask())
     return allowed
 
 
-def table_view(engine: RoundEngine[Any], faults: Sequence[Record]) -> TableView:
+def _seat_acts(engine: OversightEngine[Any], position: int) -> list[str]:
+    """What the page may offer at one position now (for a dealer): bet, correct the bet, set
+    the hand, correct the setting, read it with the camera."""
+    state, who = engine.round, Who.dealer()
+    if state is None or state.closed:
+        return []
+    acts = []
+    if engine.can_take_bet(who, position, engine.game.limits.min_bet):
+        acts.append("take_bet")
+    if position in state.bets and state.phase in (Phase.BETTING, Phase.CLOSED):
+        acts.append("correct_bet")
+    if state.phase is Phase.SETTING and not state.critical_faults:
+        if position == state.banker:
+            acts.append("expose_dealer")
+        elif position in state.playing() and position not in state.settings:
+            acts.append("set_hand")
+    has_setting = position in state.settings or (position == state.banker
+                                                 and state.exposure is not None)
+    if has_setting and state.phase in (Phase.SETTING, Phase.EXPOSED):
+        acts.append("correct_setting")
+    if engine.can_read_camera(who, position):
+        acts.append("read_camera")
+    return acts
+
+
+def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableView:
     """The dealer screen for the engine's current round (empty seats before the first)."""
     game, state = engine.game, engine.round
     results = _results(state.settlement if state else None)
@@ -187,8 +238,10 @@ def table_view(engine: RoundEngine[Any], faults: Sequence[Record]) -> TableView:
             setting = str(state.exposure.setting)
         if setting is not None:
             hand = list(game.pieces(game.parse(setting)))
-        else:
+        elif state and position in state.playing():  # a vacant hand is collected unseen
             hand = list(engine.known_hand(position) or ())
+        else:
+            hand = []
         seats.append({
             "position": position, "banker": position == banker,
             "wager": bet.wager if bet else None, "fortune": bet.fortune if bet else None,
@@ -197,8 +250,14 @@ def table_view(engine: RoundEngine[Any], faults: Sequence[Record]) -> TableView:
             "camera": state.camera.get(position) if state else None,
             "read": bool(state and position in state.camera),
             "result": results.get(position),
+            "bet_seq": state.bets[position][1] if bet and state else None,
+            "setting_seq": _setting_seq(state, position, banker),
+            "acts": _seat_acts(engine, position),
         })
     exposure = state.exposure if state else None
+    limits = game.limits
+    alerts = _alerts(engine, faults)
+    fault_ids = [a["fault"] for a in alerts if a["fault"]]
     dealer: DealerView = {
         "position": banker,
         "setting": setting_view(str(exposure.setting)) if exposure else None,
@@ -213,8 +272,25 @@ def table_view(engine: RoundEngine[Any], faults: Sequence[Record]) -> TableView:
         "replay": state.replay if state else engine.replay,
         "positions": game.positions,
         "dice": list(state.dice.faces) if state and state.dice else None,
-        "seats": seats, "dealer": dealer, "alerts": _alerts(engine, faults),
-        "can": {"dealer": _can(engine, Who.dealer()),
-                "supervisor": _can(engine, Who.supervisor())},
+        "seats": seats, "dealer": dealer, "alerts": alerts,
+        "can": {"dealer": _can(engine, Who.dealer(), fault_ids),
+                "supervisor": _can(engine, Who.supervisor(), fault_ids)},
         "last_seq": state.records[-1].seq if state and state.records else None,
+        "limits": {"min_bet": limits.min_bet, "max_bet": limits.max_bet,
+                   "fortune_min": limits.fortune_min, "fortune_max": limits.fortune_max},
+        "fortune": game.name == "poker",
+        "camera": engine.camera is not None,
     }
+
+
+def _setting_seq(state: Any, position: int, banker: int) -> int | None:
+    """The record that stands for the position's setting (the one a correction names)."""
+    if state is None:
+        return None
+    if position in state.settings:
+        seq: int = state.settings[position].seq
+        return seq
+    if position == banker and state.exposure is not None:
+        exposed: int = state.exposure.seq
+        return exposed
+    return None

@@ -6,7 +6,9 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -26,17 +28,18 @@ DEALER = {"Authorization": f"Bearer {DEALER_TOKEN}"}
 SUPERVISOR = {"Authorization": f"Bearer {SUPERVISOR_TOKEN}"}
 
 
-def make_app(path: Path, seed: int = 7, replay: bool = False) -> FastAPI:
-    """A new app over the journal at ``path`` (a restart when the file exists)."""
+def make_app(path: Path | str, seed: int = 7, replay: bool = False) -> FastAPI:
+    """A new app over the journal at ``path`` or URL (a restart when it exists)."""
     journal = open_journal(path, clock=StepClock())
     engine = PokerRound(journal, load_profile("classic"), FakeShuffler(seed), FakeDice(seed),
                         replay=replay)
     return create_app(Table(engine), SETTINGS)
 
 
-def play_round(client: TestClient | object, post: object = None) -> None:
-    """Open, three bets, close, shuffle, seven packets, roll, house way everywhere, settle."""
-    do = post or client.post  # type: ignore[attr-defined]
+def play_round(client: Any) -> None:
+    """Open, three bets, close, shuffle, seven packets, roll, house way everywhere, settle
+    (``client``: a TestClient or an httpx.Client)."""
+    do = client.post
     ok = [do("/api/round/open", headers=DEALER)]
     for position, wager in ((2, 2500), (4, 5000), (6, 10000)):
         ok.append(do("/api/round/bets", headers=DEALER,
@@ -49,7 +52,7 @@ def play_round(client: TestClient | object, post: object = None) -> None:
         ok.append(do("/api/round/hands", headers=DEALER, json={"position": position}))
     ok.append(do("/api/round/dealer", headers=DEALER))
     ok.append(do("/api/round/settle", headers=DEALER))
-    bad = [r.text for r in ok if r.status_code != 200]  # type: ignore[attr-defined]
+    bad = [r.text for r in ok if r.status_code != 200]
     assert not bad, bad
 
 
@@ -71,12 +74,12 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture
-def live(journal_path: Path) -> Iterator[str]:
-    """The app served by uvicorn on a free 127.0.0.1 port, in a thread; yields its base URL."""
+@contextmanager
+def serve(app: FastAPI) -> Iterator[str]:
+    """``app`` served by uvicorn on a free 127.0.0.1 port, in a thread; yields its base URL."""
     port = free_port()
-    config = uvicorn.Config(make_app(journal_path), host="127.0.0.1", port=port,
-                            log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -84,6 +87,15 @@ def live(journal_path: Path) -> Iterator[str]:
     while not server.started:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def live(journal_path: Path) -> Iterator[str]:
+    """The app over ``journal_path`` served on a free port; yields its base URL."""
+    with serve(make_app(journal_path)) as url:
+        yield url

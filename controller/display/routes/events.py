@@ -15,7 +15,6 @@ from fastapi import APIRouter, Header
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from ...journal.canonical import Json
 from ..deps import TableDep
 
 router = APIRouter(prefix="/api", tags=["events"])
@@ -23,9 +22,9 @@ KEEPALIVE = 15.0
 """Seconds of quiet before a comment line keeps proxies from closing the stream."""
 
 
-def frame(record: Json) -> str:
-    """One record as a server-sent event."""
-    return f"id: {record['seq']}\nevent: record\ndata: {json.dumps(record)}\n\n"
+def frame(seq: int, text: str) -> str:
+    """One record (its sequence number and JSON text) as a server-sent event."""
+    return f"id: {seq}\nevent: record\ndata: {text}\n\n"
 
 
 @router.get("/events", response_class=StreamingResponse,
@@ -45,18 +44,29 @@ async def events(table: TableDep,
             yield "retry: 1000\n: paigow table events\n\n"
             for record in missed:
                 sent = record.seq
-                yield frame(record.to_json())
+                yield frame(record.seq, json.dumps(record.to_json()))
             while True:
                 try:
-                    item = await asyncio.wait_for(sub.queue.get(), KEEPALIVE)
+                    async with asyncio.timeout(KEEPALIVE):
+                        first = await sub.queue.get()
                 except TimeoutError:
                     yield ": keepalive\n\n"
                     continue
-                if item is None:
+                items = [first]
+                while items[-1] is not None and not sub.queue.empty():
+                    items.append(sub.queue.get_nowait())  # a burst goes out as one write
+                chunk = []
+                for item in items:
+                    if item is None:
+                        break
+                    seq, text = item
+                    if seq > sent:
+                        sent = seq
+                        chunk.append(frame(seq, text))
+                if chunk:
+                    yield "".join(chunk)
+                if items[-1] is None:
                     return
-                if isinstance(item["seq"], int) and item["seq"] > sent:
-                    sent = item["seq"]
-                    yield frame(item)
         finally:
             table.unsubscribe(sub)
 

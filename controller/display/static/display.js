@@ -1,9 +1,8 @@
 // The dealer screen: renders /api/table and /api/rounds, re-rendering on each server-sent event.
+// Pictures come from pieces.js; the act controls (acts.js) hook in through onView.
 "use strict";
 
-const SUITS = { s: ["♠", false], h: ["♥", true], d: ["♦", true], c: ["♣", false] };
-const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8],
-               6: [0, 2, 3, 5, 6, 8] };
+const onView = [];  // functions called with each new table view (acts.js adds one)
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -14,42 +13,15 @@ function el(tag, cls, text) {
 
 function money(cents) {
   if (cents === null || cents === undefined) return "";
-  return (cents / 100).toFixed(2);
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
-
-function card(code) {
-  if (code === "Jk") { const c = el("span", "card red", "JK"); c.title = "joker"; return c; }
-  const [symbol, red] = SUITS[code.slice(-1)] || ["?", false];
-  const c = el("span", red ? "card red" : "card");
-  c.title = code;
-  c.append(el("span", "rank", code.slice(0, -1).replace("T", "10")), el("span", "suit", symbol));
-  return c;
-}
-
-function half(n) {
-  const box = el("span", "half");
-  const on = PIPS[n] || [];
-  const red = n === 1 || n === 4;
-  for (let i = 0; i < 9; i++) {
-    box.append(el("span", on.includes(i) ? (red ? "pip on red" : "pip on") : "pip"));
-  }
-  return box;
-}
-
-function tile(code) {
-  const t = el("span", "tile");
-  t.title = code;
-  const [a, b] = code.split("-").map(Number);
-  t.append(half(a), half(b));
-  return t;
-}
-
-function piece(code) { return /^\d-\d$/.test(code) ? tile(code) : card(code); }
 
 function pieces(label, codes) {
   const row = el("div", "row");
   row.append(el("span", "label", label));
-  for (const code of codes || []) row.append(piece(code));
+  for (const code of codes || []) row.append(piecePicture(code));
   return row;
 }
 
@@ -64,18 +36,28 @@ function renderRound(view) {
   round.textContent = "";
   round.append(el("span", null, `${view.game} · ${view.profile} · house way ${view.house_way}`));
   if (view.round_id) {
-    round.append(el("span", null, ` · round ${view.round_id} · ${view.phase}`));
+    round.append(el("span", null, ` · round ${view.round_id} · `),
+                 el("span", "phase", view.phase));
     if (view.dice) round.append(el("span", null, ` · dice ${view.dice.join("-")}`));
   }
   if (view.replay) round.append(" ", el("span", "replay", "REPLAY"));
+  document.getElementById("replay-banner").hidden = !view.replay;
 }
 
 function renderAlerts(view) {
   const box = document.getElementById("alerts");
   box.textContent = "";
   for (const a of view.alerts) {
-    const node = el("div", `alert ${a.kind}${a.critical ? " critical" : ""}`, `${a.kind}: ${a.text}`);
+    const node = el("div", `alert ${a.kind}${a.critical ? " critical" : ""}`);
     node.dataset.kind = a.kind;
+    node.append(el("span", null, `${a.kind.replace("_", " ")}: ${a.text}`));
+    if (a.fault) {
+      node.dataset.fault = a.fault;
+      const clear = el("button", "clear-fault", "Clear fault");
+      clear.dataset.act = "clear_fault";
+      clear.dataset.fault = a.fault;
+      node.append(" ", clear);
+    }
     box.append(node);
   }
 }
@@ -133,27 +115,43 @@ function renderRecall(rounds) {
   }
 }
 
+let latest = null;  // the last table view rendered
+let recallStale = true;  // the recall changes only when a round ends (or we were away)
+const ENDS_ROUND = new Set(["settle", "round_voided"]);
+
 async function refresh() {
+  const fetchRecall = recallStale;
+  recallStale = false;
   const [table, recall] = await Promise.all([
     fetch("/api/table").then(r => r.json()),
-    fetch("/api/rounds?last=10").then(r => r.json()),
+    fetchRecall ? fetch("/api/rounds?last=10").then(r => r.json()) : null,
   ]);
+  latest = table;
   renderRound(table); renderAlerts(table); renderDealer(table); renderSeats(table);
-  renderRecall(recall.rounds);
+  if (recall) renderRecall(recall.rounds);
+  for (const hook of onView) hook(table);
   document.body.dataset.seq = table.last_seq ?? "";
 }
 
 let pending = null;
 function schedule() {  // many records arrive together: render once for the burst
   if (pending) return;
-  pending = setTimeout(() => { pending = null; refresh().catch(console.error); }, 30);
+  pending = setTimeout(() => { pending = null; refresh().catch(console.error); }, 10);
 }
 
 function connect() {
   const link = document.getElementById("link");
   const source = new EventSource("/api/events");
-  source.onopen = () => { link.textContent = "live"; schedule(); };
-  source.addEventListener("record", schedule);
+  source.onopen = () => { link.textContent = "live"; recallStale = true; schedule(); };
+  source.addEventListener("record", event => {
+    document.body.dataset.event = event.lastEventId;
+    try {
+      if (ENDS_ROUND.has(JSON.parse(event.data).kind)) recallStale = true;
+    } catch (err) {
+      recallStale = true;  // an event we cannot read: read everything again
+    }
+    schedule();
+  });
   source.onerror = () => { link.textContent = "reconnecting…"; };
 }
 
