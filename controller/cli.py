@@ -10,25 +10,26 @@ from pathlib import Path
 from typing import NoReturn
 
 from .catalog import load_tile_way, poker_way_names, tile_way_names
+from .commands import audit as audit_commands
 from .commands import devices as device_commands
 from .commands import display as display_commands
 from .commands import journal as journal_commands
+from .commands import poker_analysis as poker_analysis_commands
 from .commands import replay as replay_commands
+from .commands import table as table_commands
 from .commands import tiles
+from .commands import tiles_analysis as tiles_analysis_commands
 from .commands import vision as vision_commands
 from .commands.common import UsageError, compare_pairs, read_lines
-from .demo import describe_round, play_round
 from .errors import ControllerError
-from .profile import DEFAULT_PROFILE, load_profile, profile_names
+from .profile import DEFAULT_PROFILE, load_profile
 from .round_file import load_round, settle_round, settlement_json, settlement_text
 from .rules.cards import check_distinct, parse_cards
 from .rules.comparison import compare_hands
 from .rules.dealing import deal, parse_positions
 from .rules.dice import Dice
 from .rules.errors import CardCountError, RulesError
-from .rules.events import to_json
 from .rules.house_way import HouseWayChoice
-from .rules.money import parse_money
 from .rules.poker_eval import describe
 from .rules.setting import seven
 from .tile_profile import DEFAULT_TILE_PROFILE
@@ -162,24 +163,6 @@ def cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    """Play one whole round on the simulated table."""
-    profile = load_profile(args.profile)
-    wager = parse_money(args.wager) if args.wager else None
-    vacant = parse_positions(args.vacant) if args.vacant else frozenset()
-    for number in range(args.rounds):
-        seed = None if args.seed is None else args.seed + number
-        played = play_round(profile, seed=seed, vacant=vacant, wager=wager, way=args.way)
-        if args.json:
-            for event in played.events():
-                print(json.dumps(to_json(event)))
-        else:
-            if number:
-                print()
-            print(describe_round(played, profile))
-    return 0
-
-
 def cmd_ways(args: argparse.Namespace) -> int:
     """List the shipped house ways of both games."""
     rows = [("poker", name, load_profile(DEFAULT_PROFILE).engine(name).way)
@@ -198,18 +181,11 @@ def cmd_ways(args: argparse.Namespace) -> int:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Exact odds by enumerating every player hand against every dealer hand."""
-    import time  # the analysis needs numpy: loaded only by this command
-
-    from .analysis.progress import ProgressBar
-    from .analysis.report import odds_json, odds_text
-    from .analysis.tiles_odds import analyze_tiles
-
-    start = time.perf_counter()
-    with ProgressBar(f"analyze {args.way}") as bar:
-        odds = analyze_tiles(args.way, args.vs, banking=args.banking, progress=bar)
-    seconds = time.perf_counter() - start
-    print(json.dumps(odds_json(odds, seconds)) if args.json else odds_text(odds, seconds))
-    return 0
+    if args.game == "poker":
+        tiles_analysis_commands.check_poker_options(args)
+        return poker_analysis_commands.analyze_poker(args)
+    poker_analysis_commands.check_tiles_options(args)
+    return tiles_analysis_commands.analyze_tiles(args)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -257,33 +233,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_deal)
 
-    p = sub.add_parser("demo", help="play whole rounds on the simulated table")
-    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=profile_names())
-    p.add_argument("--way", help="house way (default: the profile's)")
-    p.add_argument("--seed", type=int, help="seeded draws for a repeatable run")
-    p.add_argument("--rounds", type=int, default=1)
-    p.add_argument("--vacant", help="vacant positions, e.g. 4,6")
-    p.add_argument("--wager", help="each seat's wager, e.g. 25.00")
-    p.add_argument("--json", action="store_true", help="the round's events as JSON lines")
-    p.set_defaults(handler=cmd_demo)
-
     p = sub.add_parser("ways", help="list the shipped house ways")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_ways)
 
     p = sub.add_parser("analyze", help="exact odds: every hand against every dealer hand")
-    p.add_argument("game", choices=["tiles"])
+    p.add_argument("game", choices=["tiles", "poker"])
     p.add_argument("--way", required=True, help="the dealer's house way")
     p.add_argument("--vs", help="the player's way, or 'optimal' (default: the dealer's way)")
     p.add_argument("--banking", action="store_true", help="the player banks")
     p.add_argument("--json", action="store_true", help="one JSON object with the figures")
+    poker_analysis_commands.add_analyze_options(p)
+    tiles_analysis_commands.add_analyze_options(p)
     p.set_defaults(handler=cmd_analyze)
 
     journal_commands.add_parsers(sub)
+    audit_commands.add_parsers(sub)
     device_commands.add_parsers(sub)
     replay_commands.add_parsers(sub)
     display_commands.add_parsers(sub)
     vision_commands.add_parsers(sub)
+    poker_analysis_commands.add_parsers(sub)
+    table_commands.add_parsers(sub)
     return parser
 
 

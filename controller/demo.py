@@ -1,8 +1,11 @@
-"""A whole round on a simulated table: shuffle, roll, deal, set, settle (``paigow demo``).
+"""One whole rules-level round, no devices: shuffle, roll, deal, set, settle.
+
+The journal's tests and ``bench/bench_journal.py`` use it for realistic records; ``paigow
+demo`` is now the whole table (``controller/commands/table.py``).
 
 The draws are the only randomness: from ``secrets`` in production style, or seeded for a
 repeatable run; the output says which.  Every player asks for the house way here; the round's
-records are the rules core's events, printed as JSON lines with ``--json``.
+records are the rules core's events.
 """
 
 from __future__ import annotations

@@ -1,0 +1,461 @@
+"""The table loop: rounds one after another on a ``Table``, until N are done or it is stopped.
+
+Each step looks at the round's phase and does the one act that comes next, so a round resumed
+after a crash, or moved on from the display, carries on from where it stands.  Every act goes
+through ``Table.act`` (viewers see it).  The dealer's acts that have a panel button (new round,
+shake, confirm) are pressed on the panel's pins and done when the press arrives; the others are
+done directly with the dealer's role.  An active fault is the supervisor's: a wrong card count
+is cleared once the deck is fixed, a camera mismatch is corrected to what lies on the layout, a
+lost device voids the round with the reason (several in a row halt the table).  Each round
+ends with one line; the run with a summary (``results.RunSummary``).
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from firmware_interfaces.gpio import ButtonPress, DealerPanel, PanelButton
+
+from ..display.table import Table
+from ..errors import ControllerError
+from ..journal import Record
+from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
+from ..round.ports import CameraPort, DicePort, ShufflerPort
+from ..rules.dealing import HOUSE
+from ..rules.tiles import full_set
+from .panel_keys import PanelKeys
+from .players import Choice, Decision, SimDealer, SimPlayers
+from .results import RoundResult, RunSummary
+
+DEALER = Who.dealer()
+SUPERVISOR = Who.supervisor()
+SYSTEM = Who.system()
+
+REPEAT_RATE = 0.8
+"""At a ``repeat_wager`` table, how often a player lets "Deal" repeat the last wager."""
+
+STUCK = 3
+"""Refusals in a row after which the supervisor voids the round (twice as many: give up)."""
+
+FAULTS = {"poker": (("shuffler", "short_count"), ("shuffler", "duplicate"),
+                    ("shuffler", "lost"), ("dice", "no_game"), ("dice", "lost")),
+          "tiles": (("dice", "no_game"), ("dice", "lost"))}
+"""Faults the runner may inject (``fault_rate``) into devices that take ``inject``."""
+
+
+class RunnerError(ControllerError):
+    """The table loop cannot go on (a stuck round)."""
+
+
+class PlacingCamera(CameraPort, Protocol):
+    """A camera that is told what lies on the layout (simulated table) before it reads."""
+
+    def place(self, position: int, setting: str) -> None:
+        """What ``position`` has physically set."""
+
+
+class Devices(Protocol):
+    """What the runner needs of a table's devices (``controller.table.TableDevices``)."""
+
+    @property
+    def shuffler(self) -> ShufflerPort | None:
+        """The card shuffler (poker), None for tiles."""
+
+    @property
+    def dice(self) -> DicePort:
+        """The dice shaker."""
+
+    @property
+    def camera(self) -> PlacingCamera | None:
+        """The layout camera."""
+
+    @property
+    def panel(self) -> DealerPanel | None:
+        """The dealer panel on its pin factory."""
+
+    @property
+    def presses(self) -> queue.Queue[ButtonPress]:
+        """The panel's accepted presses."""
+
+    @property
+    def pin_factory(self) -> Any:
+        """The panel's pin factory (a ``MockFactory`` on a simulated table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunnerSettings:
+    """How many rounds, how fast, and how often the runner makes a device fail."""
+
+    rounds: int | None = None  # None: until stopped
+    pace: float = 0.0  # seconds between acts, so viewers can follow
+    fault_rate: float = 0.0
+    entry_error_rate: float = 0.03  # the dealer keys in another setting than the layout's
+    halt_after: int = 3  # rounds in a row voided for a lost device before the table halts
+    device_wait: float = 1.0  # seconds to let a lost device come back, doubled each time
+
+    def __post_init__(self) -> None:
+        if isinstance(self.halt_after, bool) or self.halt_after < 1:
+            raise RunnerError(f"halt after {self.halt_after!r} must be a whole number >= 1")
+        if self.rounds is not None and (isinstance(self.rounds, bool) or self.rounds < 1):
+            raise RunnerError(f"rounds {self.rounds!r} must be a whole number >= 1")
+        if not self.pace >= 0:
+            raise RunnerError(f"pace {self.pace!r} must be seconds >= 0")
+        for name in ("fault_rate", "entry_error_rate"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise RunnerError(f"{name.replace('_', ' ')} {getattr(self, name)!r} must be "
+                                  f"between 0 and 1")
+
+
+class TableRunner:
+    """Plays rounds on ``table`` with simulated players and dealer, printing a line each."""
+
+    def __init__(self, table: Table, devices: Devices, players: SimPlayers, dealer: SimDealer,
+                 settings: RunnerSettings, *, randomness: str,
+                 out: Callable[[str], None] = print) -> None:
+        self.table = table
+        self.engine = table.engine
+        self.devices = devices
+        self.players = players
+        self.dealer = dealer
+        self.settings = settings
+        self.rng: random.Random = players.rng
+        self.summary = RunSummary(randomness)
+        self.out = out
+        self._stop = threading.Event()
+        self.keys = PanelKeys(devices.panel, devices.pin_factory, devices.presses, self._stop,
+                              lambda line: self.out(line))
+        self._woodpile: tuple[tuple[str, ...], ...] | None = None
+        self._placed: dict[int, str] = {}
+        self._game: str = self.engine.game.name
+        self._lost_rounds = 0
+        self._refusals: list[str] = []  # refusals in a row: a round that cannot go on
+        self._finished: str | None = None  # the last round counted in the summary
+
+    # --- running -------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Ask the loop to end (thread-safe); an open round is voided with the reason."""
+        self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        """True once ``stop`` was called."""
+        return self._stop.is_set()
+
+    def run(self) -> RunSummary:
+        """Recover, then play until the rounds are done or ``stop``; the summary."""
+        done = self.table.recover()
+        for round_id, reason in done.voided:
+            self.out(f"{round_id} voided at start-up: {reason}")
+        if done.resumed:
+            self.out(f"{done.resumed} resumed at {done.phase.value if done.phase else '?'}")
+        if self.engine.round is not None and self.engine.round.round_id in dict(done.voided):
+            self._finished = self.engine.round.round_id  # voided at start-up: said above
+        target = self.settings.rounds
+        while not self._stop.is_set():
+            if target is not None and len(self.summary.results) >= target \
+                    and not self._round_open():
+                break
+            self.step()
+            if self.settings.pace:
+                self._stop.wait(self.settings.pace)
+        if self._round_open():
+            with self.table.lock:
+                self._act("void", SUPERVISOR, "stopped by the operator")
+                self._finish()
+            self.summary.stopped = True
+        elif self._stop.is_set() and self.summary.halted is None and (
+                target is None or len(self.summary.results) < target):
+            self.summary.stopped = True
+        return self.summary
+
+    def _round_open(self) -> bool:
+        state = self.engine.round
+        return state is not None and not state.closed
+
+    def step(self) -> None:
+        """Do the one act that comes next for the round as it stands (under the table's lock,
+        so an act from the display cannot move the round on between the look and the act)."""
+        with self.table.lock:
+            self._step()
+
+    def _step(self) -> None:
+        state = self.engine.round
+        if state is not None and state.closed and state.round_id != self._finished:
+            self._finish()  # closed from elsewhere (the display): counted all the same
+            return
+        if len(self._refusals) >= (STUCK if state is None or state.closed else 2 * STUCK):
+            raise RunnerError(f"the table is stuck: {self._refusals[-1]}")
+        if state is None or state.closed:
+            self._open()
+        elif len(self._refusals) >= STUCK:
+            self._act("void", SUPERVISOR, f"the round cannot go on: {self._refusals[-1]}")
+        elif state.critical_faults:
+            self._supervise()
+        elif state.phase is Phase.BETTING:
+            self._bets()
+        elif state.phase is Phase.CLOSED:
+            if self._game == "tiles":
+                self._woodpile = self._wash()
+                self._act("build_woodpile", DEALER)
+            else:
+                self._act("shuffle", SYSTEM)
+        elif state.phase in (Phase.SHUFFLED, Phase.DEALING):
+            self._act("deal_packet", SYSTEM)
+        elif state.phase is Phase.DEALT:
+            self._press(PanelButton.SHAKE)
+        elif state.phase is Phase.SETTING:
+            self._set_next()
+        elif state.phase is Phase.EXPOSED:
+            unread = [p for p in state.playing() if p not in state.camera]
+            if self.engine.camera is not None and unread:
+                self._act("read_camera", SYSTEM, unread[0])
+            else:
+                self._press(PanelButton.CONFIRM)
+        state = self.engine.round
+        if state is not None and state.closed and state.round_id != self._finished:
+            self._finish()
+
+    # --- acts ----------------------------------------------------------------------------------
+
+    def _act(self, name: str, who: Who, *args: Any, **kwargs: Any) -> list[Record]:
+        """Do an act through the table; a refusal or a lost device is journaled, not fatal."""
+        try:
+            records = self.table.act(name, who, *args, **kwargs)
+        except DeviceLostError:
+            self._refusals = []  # the engine journaled the fault; the supervisor deals with it
+        except IllegalActError as err:
+            self.out(f"  refused: {err}")  # e.g. the display moved the round on meanwhile
+            self._refusals.append(str(err))
+        except PortError as err:  # a device answered nonsense: tried again, then voided
+            self.out(f"  device error during {name}: {err}")
+            self._refusals.append(f"{name}: {err}")
+        else:
+            self._refusals = []
+            return records
+        return []
+
+    def _press(self, button: PanelButton) -> None:
+        """The dealer's act behind ``button``, as the panel says it was pressed."""
+        act = self.keys.act_for(button)
+        if act is not None:
+            self._act(act, DEALER)
+
+    def _open(self) -> None:
+        self._placed, self._woodpile = {}, None
+        clear = getattr(self.devices.camera, "clear", None)
+        if callable(clear):
+            clear()
+        self._inject()
+        self._press(PanelButton.NEW_ROUND)
+
+    def _inject(self) -> None:
+        if not self.settings.fault_rate or self.rng.random() >= self.settings.fault_rate:
+            return
+        device_name, fault = self.rng.choice(FAULTS[self._game])
+        inject = getattr(getattr(self.devices, device_name, None), "inject", None)
+        if callable(inject):
+            try:
+                inject(fault)
+            except PortError as err:  # still silent from the last fault: the round will tell
+                self.out(f"  could not inject {fault!r}: {err}")
+
+    def _bets(self) -> None:
+        """The bank offered in turn (rotation), then the wagers or antes, then no more bets."""
+        state = self.engine.round
+        assert state is not None
+        play = self.engine.game.play
+        if play.rotation and state.banker == HOUSE and not state.bets:
+            if state.bank_offer is None:
+                self._act("offer_bank", DEALER)
+            elif not state.bank_declined:
+                if self.players.takes_bank():
+                    amount = self.players.bank_amount(self.engine.game.positions)
+                    self._act("bank", SUPERVISOR, state.bank_offer, amount)
+                else:
+                    self._act("decline_bank", DEALER)
+            else:
+                self._place_bets()
+            return
+        if not state.bets:
+            self._place_bets()
+            return
+        self._act("close_bets", DEALER)
+
+    def _place_bets(self) -> None:
+        state = self.engine.round
+        assert state is not None
+        game = self.engine.game
+        positions = [p for p in range(2, game.positions + 1) if p != state.banker]
+        wagers = self.players.bets(positions)
+        if game.play.pot is not None:  # home play: each antes what is due; two at least
+            for extra in positions:
+                if len(wagers) >= 2:
+                    break
+                wagers.setdefault(extra, 0)
+            wagers = {p: self.engine.ante_due(p) for p in wagers}
+        elif game.play.repeat_wager:  # "Deal" repeats the last wager, mostly
+            for position in wagers:
+                last = self.engine.last_wager(position)
+                if last is not None and self.rng.random() < REPEAT_RATE:
+                    wagers[position] = last
+        if state.banker != HOUSE:  # the house plays position 1 against the player's bank
+            wagers = {HOUSE: self.players.bets([HOUSE])[HOUSE], **wagers}
+        for position, wager in wagers.items():
+            self._act("take_bet", DEALER, position, wager)
+
+    def _wash(self) -> tuple[tuple[str, ...], ...]:
+        """The simulated tiles: a shuffled set in eight stacks of four, stack 1 first."""
+        tiles = [str(t) for t in full_set()]
+        self.rng.shuffle(tiles)
+        return tuple(tuple(tiles[4 * k:4 * k + 4]) for k in range(len(tiles) // 4))
+
+    def _hand(self, position: int) -> tuple[str, ...] | None:
+        known = self.engine.known_hand(position)
+        if known is not None:
+            return known
+        state = self.engine.round
+        if self._woodpile is None or state is None or state.plan is None:
+            return None
+        return self._woodpile[state.plan.packet_of(position) - 1]
+
+    def _set_next(self) -> None:
+        state = self.engine.round
+        assert state is not None
+        waiting = [p for p in state.playing() if p != HOUSE and p not in state.settings]
+        if not waiting and self.engine.game.play.pot is not None:
+            self._press(PanelButton.CONFIRM)  # home play: no dealer's hand; settle the pot
+            return
+        position = waiting[0] if waiting else HOUSE
+        pieces = self._hand(position)
+        if pieces is None:
+            self._act("void", SUPERVISOR, f"position {position}'s hand is not known to the "
+                                          f"simulated table (restart)")
+            return
+        if position == HOUSE:
+            decision = self.dealer.decide(pieces)
+            self._place(position, decision.setting)
+            self._act("expose_dealer", DEALER, decision.setting)
+            return
+        decision = self.players.decide(pieces)
+        self._place(position, decision.setting)
+        entered = self._entry(decision, pieces)
+        if entered is None:
+            self._act("set_hand", DEALER, position, hand=list(pieces))
+        else:
+            self._act("set_hand", DEALER, position, entered)
+
+    def _entry(self, decision: Decision, pieces: Sequence[str]) -> str | None:
+        """What the dealer keys in: None for the house way; now and then a wrong setting."""
+        if self.rng.random() < self.settings.entry_error_rate:
+            options = self.players.setter.options(pieces)
+            wrong = [s for s in (options.house_way, *options.others) if s != decision.setting]
+            if wrong:
+                return self.rng.choice(wrong)
+        return None if decision.choice is Choice.HOUSE_WAY else decision.setting
+
+    def _place(self, position: int, setting: str) -> None:
+        self._placed[position] = setting
+        camera = self.devices.camera
+        if camera is not None:
+            camera.place(position, setting)
+
+    # --- faults --------------------------------------------------------------------------------
+
+    def _supervise(self) -> None:
+        """The supervisor deals with the first active critical fault."""
+        state = self.engine.round
+        assert state is not None
+        fault = state.critical_faults[0]
+        data = state.faults[fault]
+        code = data.get("code")
+        self.keys.call_supervisor()
+        self.out(f"  fault {code}: {data.get('text')}")
+        if code == "card_count":
+            self._act("clear_fault", SUPERVISOR, fault, "deck checked and made whole")
+        elif code == "camera_mismatch" and isinstance(data.get("position"), int):
+            self._correct_to_layout(fault, data["position"])
+        else:
+            self._act("void", SUPERVISOR, f"{code}: {data.get('text')}")
+
+    def _correct_to_layout(self, fault: str, position: int) -> None:
+        """The supervisor looks at the layout: the entry is corrected to what lies there; if
+        it already was (the camera misread), the fault is cleared and the entry stands."""
+        state = self.engine.round
+        assert state is not None
+        truth = self._placed.get(position)
+        if truth is None:
+            self._act("void", SUPERVISOR, f"camera mismatch at position {position}; the "
+                                          f"layout is not known after a restart")
+            return
+        if str(self.engine.game.parse(truth)) != str(self.engine.entered(position)):
+            ref = state.exposure.seq if position == HOUSE and state.exposure \
+                else state.settings[position].seq
+            self._act("correct", SUPERVISOR, ref, setting=truth)
+        state = self.engine.round
+        if state is not None and fault in state.faults:
+            self._act("clear_fault", SUPERVISOR, fault, "the camera misread; the entry stands")
+
+    # --- results -------------------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        state = self.engine.round
+        assert state is not None
+        self._finished = state.round_id
+        faults = tuple(r.payload().get("code", "?") for r in state.records
+                       if r.kind == "fault_raised")
+        dice = "-" if state.dice is None else ",".join(str(f) for f in state.dice.faces)
+        seats = len([p for p in state.bets if p != HOUSE])
+        if state.settlement is None:
+            result = RoundResult(state.round_id, self._game, dice, seats, False,
+                                 void_reason=state.void_reason, faults=faults)
+        else:
+            data = state.settlement
+            deviation = next((f"{r.payload()['setting']} (house way "
+                              f"{r.payload()['house_way']})"
+                              for r in state.records if r.kind == "deviation"), None)
+            commission = int(data.get("banker_commission") or 0) + sum(
+                int(s.get("commission") or 0) for s in data["seats"])
+            fouls = sum(1 for s in data["seats"] if s.get("comparison") and (
+                s["comparison"]["reason"] == "foul" or s["comparison"].get("reset_from")))
+            result = RoundResult(state.round_id, self._game, dice, seats, True,
+                                 int(data["net"].get(str(HOUSE), 0)), commission, deviation,
+                                 fouls, faults=faults, note=_note(state.banker, data))
+        self.summary.results.append(result)
+        self.out(result.line())
+        self._after_void(result)
+
+    def _after_void(self, result: RoundResult) -> None:
+        """A round voided for a lost device: wait for it to come back, or halt the table."""
+        if result.settled or "device_lost" not in result.faults:
+            self._lost_rounds = 0
+            return
+        self._lost_rounds += 1
+        if self._lost_rounds >= self.settings.halt_after:
+            self.summary.halted = (f"{self._lost_rounds} rounds in a row voided for a lost "
+                                   f"device; last: {result.void_reason}")
+            self._stop.set()
+            return
+        wait = self.settings.device_wait * 2 ** (self._lost_rounds - 1)
+        self.out(f"  waiting {wait:g} s for the device to come back")
+        self._stop.wait(wait)
+
+
+def _note(banker: int | None, settle: dict[str, Any]) -> str | None:
+    """Who banked, or where a home game's pot went."""
+    pot = settle.get("pot")
+    if isinstance(pot, dict):
+        total = f"pot {pot['total'] / 100:.2f}"
+        winner = pot.get("winner")
+        return f"{total} to position {winner}" if winner else f"{total} carried"
+    if banker is not None and banker != HOUSE:
+        return f"position {banker} banked"
+    return None
+
+
+__all__ = ["Devices", "PlacingCamera", "RunnerError", "RunnerSettings", "TableRunner"]
