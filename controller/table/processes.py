@@ -64,8 +64,10 @@ class SimProcess:
                      *([] if seed is None else ["--seed", str(seed)]),
                      *fault_options(faults or {})]
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop)
+        # Its own session: Ctrl-C at the operator's terminal reaches the controller, which
+        # voids the open round and then stops the simulators, not the devices first.
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=self._stderr,
-                                     stdin=subprocess.DEVNULL)
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
         try:
             self.url = self._first_line(start_limit)
         except BaseException:
