@@ -9,16 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_run import run
 
 
 def test_set_json_shape(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,18 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from tests.cli_run import run
 
 DATA = Path(__file__).parent / "data"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_compare_tiles_json_shape(capsys: pytest.CaptureFixture[str]) -> None:

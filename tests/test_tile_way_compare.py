@@ -14,10 +14,10 @@ from controller.analysis.differences import WayDifferences, way_differences
 from controller.analysis.strategy import strategy_table
 from controller.analysis.tile_classes import tile_classes
 from controller.analysis.ways import house_way_strategy, way_engine
-from controller.cli import main
 from controller.rules.tile_hands import DEFAULT_TILE_RULES, player_wins
 from controller.rules.tile_way import TileWayEngine
 from controller.rules.tiles import Tile, full_set
+from tests.cli_run import run
 
 RULES = DEFAULT_TILE_RULES
 
@@ -100,15 +100,6 @@ def test_no_commission_changes_only_the_edge() -> None:
     free = analyze_tiles("harrahs", "luger-optimal", commission=Fraction(0))
     assert paid.outcome == free.outcome
     assert free.house_edge == Fraction(free.outcome.loss - free.outcome.win, MATCHUPS)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_diff_json(capsys: pytest.CaptureFixture[str]) -> None:

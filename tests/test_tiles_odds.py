@@ -22,9 +22,9 @@ from controller.analysis.strategy import (
     strategy_table,
 )
 from controller.analysis.tile_classes import tile_classes, weight_matrix
-from controller.cli import main
 from controller.rules.tile_hands import player_wins, rank_hand
 from controller.rules.tiles import FACES, Tile, full_set
+from tests.cli_run import run
 
 CLASSES = tile_classes()
 MAX_HIGH, MAX_LOW = cache(max_high()), cache(max_low())  # shared by the brute-force runs
@@ -153,15 +153,6 @@ def test_progress_bar_draws_only_on_a_terminal() -> None:
             bar(2, 2)
     assert quiet.getvalue() == ""
     assert "100%" in loud.getvalue() and loud.getvalue().startswith("\rodds [")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_analyze_json_from_the_banker_side(capsys: pytest.CaptureFixture[str]) -> None:
