@@ -9,6 +9,7 @@ one, the settlement above all.  Replayed records go to a scratch journal (or ``i
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -151,17 +152,33 @@ def _drive(engine: OversightEngine[Any], record: Record, new_id: str,
         engine.clear_fault(who, new_id + data["fault"][len(old_round):], data.get("text", ""))
     elif kind == "settle":
         engine.settle(who)
-    elif kind == "round_voided" and not data.get("auto"):
+    elif kind == "round_voided" and data.get("auto"):
+        engine.void_on_restart(data["reason"])  # start-up voided it (recovery)
+    elif kind == "round_voided":
         engine.void(who, data["reason"])
 
 
+_OPERATORS = frozenset({Role.DEALER, Role.SUPERVISOR})
+"""Roles whose texts (void reasons, notes) the replay passes through as they were recorded."""
+
+
 def _normal(record: Record, round_id: str, seqs: dict[int, int]) -> dict[str, Any]:
-    """A payload with the round's own numbers (refs, fault ids) put back to the recording's."""
+    """A payload with the round's own numbers put back to the recording's: refs, fault ids,
+    and the round id in texts the table wrote itself (``round <id> voided`` when a void clears
+    a fault).  An operator's text was replayed verbatim, so it is compared as it is."""
     data = record.payload()
     if "ref" in data:
         data["ref"] = seqs.get(data["ref"], data["ref"])
-    if isinstance(data.get("fault"), str) and record.round_id:
-        data["fault"] = round_id + data["fault"][len(record.round_id):]
+    replayed = record.round_id
+    if not replayed:
+        return data
+    if isinstance(data.get("fault"), str) and data["fault"].startswith(replayed + "/"):
+        data["fault"] = round_id + data["fault"][len(replayed):]
+    if record.role not in _OPERATORS:
+        named = re.compile(rf"(?<![\w.-]){re.escape(replayed)}(?![\w.-])")
+        for key, value in data.items():
+            if key != "fault" and isinstance(value, str):
+                data[key] = named.sub(lambda _: round_id, value)
     return data
 
 

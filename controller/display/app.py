@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from ..round import DeviceLostError, IllegalActError, RoleError
-from .routes import acts, audit, events, operator, page, rounds
+from .routes import acts, audit, cuts, docs, events, operator, page, rounds
 from .routes import table as table_route
 from .settings import DisplaySettings
 from .table import Table
@@ -43,7 +43,7 @@ def create_app(table: Table, settings: DisplaySettings | None = None, *,
         table.close()
 
     app = FastAPI(title=settings.title, summary="Dealer display and table API",
-                  lifespan=lifespan)
+                  lifespan=lifespan, docs_url=None, redoc_url=None)  # /docs is ours: offline
     app.state.table = table
     app.state.settings = settings
 
@@ -59,7 +59,7 @@ def create_app(table: Table, settings: DisplaySettings | None = None, *,
     async def device_lost(request: Request, err: DeviceLostError) -> JSONResponse:
         return _refused(status.HTTP_503_SERVICE_UNAVAILABLE, err)
 
-    for module in (table_route, rounds, acts, operator, audit, events, page):
+    for module in (table_route, rounds, acts, cuts, operator, audit, events, page, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -15,6 +15,18 @@ from ..journal import Record
 from ..round import Phase, Who
 from ..round.oversight import OversightEngine
 from ..rules.dealing import HOUSE
+from .play_views import (
+    BankView,
+    CutView,
+    PlayView,
+    PotView,
+    ante_due,
+    bank_view,
+    cut_view,
+    last_wager,
+    play_view,
+    pot_view,
+)
 
 _PLAIN_ACTS = ("open_round", "close_bets", "shuffle", "deal_packet", "build_woodpile", "roll",
                "expose_dealer", "settle")
@@ -22,6 +34,8 @@ _PLAIN_ACTS = ("open_round", "close_bets", "shuffle", "deal_packet", "build_wood
 
 _ANY_REASON = "a reason"
 """Stands in for the text an act needs when only asking whether it could be done now."""
+_ANY_CUT = "foot-say"
+"""A named cut with no options: stands in for the banker's call when asking ``can_cut``."""
 
 
 class SettingView(TypedDict):
@@ -57,12 +71,17 @@ class SeatView(TypedDict):
     bet_seq: int | None
     setting_seq: int | None
     acts: list[str]
+    offered: bool
+    ante_due: int | None
+    last_wager: int | None
 
 
 class DealerView(TypedDict):
-    """The banker's hand as set, the house way's setting of it and whether they differ."""
+    """The dealer's hand (position 1, the house's also when a player banks) as set, the house
+    way's setting of it and whether they differ."""
 
     position: int
+    plays: bool  # False at home play: the dealer's packet is dealt but plays no hand
     setting: SettingView | None
     house_way: SettingView | None
     rule: str | None
@@ -107,6 +126,10 @@ class TableView(TypedDict):
     limits: LimitsView
     fortune: bool
     camera: bool
+    play: PlayView
+    bank: BankView | None
+    pot: PotView | None
+    cut: CutView | None
 
 
 def setting_view(text: str | None) -> SettingView | None:
@@ -123,9 +146,25 @@ def money(cents: int) -> str:
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
+def _pot_results(settlement: dict[str, Any]) -> dict[int, ResultView]:
+    """A pot deal: the winner takes the pot, every other player's ante stays in it."""
+    pot, net = settlement["pot"], settlement.get("net", {})
+    out: dict[int, ResultView] = {}
+    for hand in pot.get("hands", []):
+        position = hand["position"]
+        cents = net.get(str(position), 0)
+        outcome = ("pot" if position == pot.get("winner") else
+                   "foul" if hand.get("fouled") else "ante")
+        out[position] = {"outcome": outcome, "commission": 0, "net": cents,
+                         "text": f"{outcome.upper()} {money(cents)}"}
+    return out
+
+
 def _results(settlement: dict[str, Any] | None) -> dict[int, ResultView]:
     if not settlement:
         return {}
+    if isinstance(settlement.get("pot"), dict):
+        return _pot_results(settlement)
     net = settlement.get("net", {})
     out: dict[int, ResultView] = {}
     for seat in settlement.get("seats", []):
@@ -188,10 +227,16 @@ def _can(engine: OversightEngine[Any], who: Who, faults: Sequence[str]) -> list[
         check: Callable[[Who], bool] | None = getattr(engine, f"can_{act}", None)
         if check is not None and check(who):
             allowed.append(act)
+    state = engine.round
+    bank_position = state.bank_offer if state is not None and state.bank_offer else 2
+    can_cut: Callable[[Who, str], bool] | None = getattr(engine, "can_cut", None)
     asks: dict[str, Callable[[], bool]] = {
         "void": lambda: engine.can_void(who, _ANY_REASON),
-        "bank": lambda: engine.can_bank(who, 2, 1),
+        "bank": lambda: engine.can_bank(who, bank_position, 1),
         "clear_fault": lambda: any(engine.can_clear_fault(who, f) for f in faults),
+        "offer_bank": lambda: engine.can_offer_bank(who),
+        "decline_bank": lambda: engine.can_decline_bank(who),
+        "cut": lambda: can_cut is not None and can_cut(who, _ANY_CUT),
     }
     allowed.extend(act for act, ask in asks.items() if ask())
     return allowed
@@ -204,16 +249,22 @@ def _seat_acts(engine: OversightEngine[Any], position: int) -> list[str]:
     if state is None or state.closed:
         return []
     acts = []
-    if engine.can_take_bet(who, position, engine.game.limits.min_bet):
+    stake = ante_due(engine, position)
+    if stake is None:
+        stake = engine.game.limits.min_bet
+    if engine.can_take_bet(who, position, stake):
         acts.append("take_bet")
+    repeat = last_wager(engine, position)
+    if repeat is not None and engine.can_take_bet(who, position, repeat):
+        acts.append("repeat_bet")
     if position in state.bets and state.phase in (Phase.BETTING, Phase.CLOSED):
         acts.append("correct_bet")
     if state.phase is Phase.SETTING and not state.critical_faults:
-        if position == state.banker:
-            acts.append("expose_dealer")
+        if position == HOUSE and engine.game.play.pot is None:
+            acts.append("expose_dealer")  # the dealer's hand, also when a player banks
         elif position in state.playing() and position not in state.settings:
-            acts.append("set_hand")
-    has_setting = position in state.settings or (position == state.banker
+            acts.extend(("set_hand", "play_house_way"))  # the engine names a missing hand
+    has_setting = position in state.settings or (position == HOUSE
                                                  and state.exposure is not None)
     if has_setting and state.phase in (Phase.SETTING, Phase.EXPOSED):
         acts.append("correct_setting")
@@ -226,7 +277,9 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
     """The dealer screen for the engine's current round (empty seats before the first)."""
     game, state = engine.game, engine.round
     results = _results(state.settlement if state else None)
+    pot_table = game.play.pot is not None
     banker = state.banker if state else HOUSE
+    offered = state.bank_offer if state and not state.bank_declined else None
     seats: list[SeatView] = []
     for position in range(1, game.positions + 1):
         bet = state.bets[position][0] if state and position in state.bets else None
@@ -234,7 +287,7 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
         setting = None
         if entry is not None:
             setting = str(entry.setting)
-        elif position == banker and state and state.exposure is not None:
+        elif position == HOUSE and state and state.exposure is not None:
             setting = str(state.exposure.setting)
         if setting is not None:
             hand = list(game.pieces(game.parse(setting)))
@@ -243,7 +296,7 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
         else:
             hand = []
         seats.append({
-            "position": position, "banker": position == banker,
+            "position": position, "banker": position == banker and not pot_table,
             "wager": bet.wager if bet else None, "fortune": bet.fortune if bet else None,
             "hand": hand, "setting": setting_view(setting),
             "set_by": entry.by.value if entry else None,
@@ -251,15 +304,18 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
             "read": bool(state and position in state.camera),
             "result": results.get(position),
             "bet_seq": state.bets[position][1] if bet and state else None,
-            "setting_seq": _setting_seq(state, position, banker),
+            "setting_seq": _setting_seq(state, position),
             "acts": _seat_acts(engine, position),
+            "offered": position == offered and position != banker,
+            "ante_due": ante_due(engine, position),
+            "last_wager": last_wager(engine, position),
         })
     exposure = state.exposure if state else None
     limits = game.limits
     alerts = _alerts(engine, faults)
     fault_ids = [a["fault"] for a in alerts if a["fault"]]
     dealer: DealerView = {
-        "position": banker,
+        "position": HOUSE, "plays": not pot_table,
         "setting": setting_view(str(exposure.setting)) if exposure else None,
         "house_way": setting_view(str(exposure.house_way)) if exposure else None,
         "rule": exposure.rule if exposure else None,
@@ -278,19 +334,21 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
         "last_seq": state.records[-1].seq if state and state.records else None,
         "limits": {"min_bet": limits.min_bet, "max_bet": limits.max_bet,
                    "fortune_min": limits.fortune_min, "fortune_max": limits.fortune_max},
-        "fortune": game.name == "poker",
+        "fortune": game.name == "poker" and not pot_table,
         "camera": engine.camera is not None,
+        "play": play_view(engine), "bank": bank_view(engine), "pot": pot_view(engine),
+        "cut": cut_view(engine),
     }
 
 
-def _setting_seq(state: Any, position: int, banker: int) -> int | None:
+def _setting_seq(state: Any, position: int) -> int | None:
     """The record that stands for the position's setting (the one a correction names)."""
     if state is None:
         return None
     if position in state.settings:
         seq: int = state.settings[position].seq
         return seq
-    if position == banker and state.exposure is not None:
+    if position == HOUSE and state.exposure is not None:
         exposed: int = state.exposure.seq
         return exposed
     return None

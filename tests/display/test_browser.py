@@ -1,7 +1,9 @@
 """End to end in headless Chromium: a round played through the API shows settled on the page; a
 dealer plays a whole round from the page's controls; a read-only viewer's act is refused; a
 supervisor clears a fault and voids; a tile round from the page: tiles as pictures, the REPLAY
-marker and a deviation.
+marker and a deviation; a tile round with a cut called from the page; a rotation round (offer,
+decline, a player's bank); home play's pot and antes; heads-up's "Deal" and "Play the house
+way"; and ``/docs`` rendered with no request leaving the table.
 
 Debian's ``chromium`` and ``chromium-driver`` (``scripts/browser_setup.sh`` installs them),
 driven by Selenium.  Skipped only when they are not installed.
@@ -9,9 +11,11 @@ driven by Selenium.  Skipped only when they are not installed.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +52,9 @@ from selenium.common.exceptions import (  # noqa: E402
     StaleElementReferenceException,
 )
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from .test_play import play_home_deal, profile_app  # noqa: E402
 
 REDRAWN = (StaleElementReferenceException, NoSuchElementException)
 """What a wait may meet while the page re-renders (an element replaced under it)."""
@@ -61,6 +67,7 @@ def browser() -> Iterator[Any]:
     options.binary_location = str(CHROMIUM)
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})  # requests made
     service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
     driver = webdriver.Chrome(options=options, service=service)
     try:
@@ -304,3 +311,167 @@ def test_a_tile_round_from_the_page_with_pictures_the_replay_marker_and_a_deviat
         assert _text(driver, "#seat-4 .result") == four["result"]["text"]
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#recall li .replay"))
         driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-tiles.png"))
+
+
+# --- the tables that play differently --------------------------------------------------------
+
+@contextmanager
+def _profile_page(driver: Any, journal_path: Path, profile: str) -> Iterator[tuple[str, Any]]:
+    """A table of ``profile`` served, its page open in ``driver``: (base URL, a wait)."""
+    with serve(profile_app(journal_path, profile)) as url:
+        yield url, _open_page(driver, url)
+
+
+def test_a_tile_round_with_a_cut_from_the_page(browser: Any, journal_path: Path) -> None:
+    driver = browser
+    with _profile_page(driver, journal_path, "tiles-classic") as (url, wait):
+        _sign_in(driver, wait, DEALER_TOKEN)
+        wait.until(lambda d: d.find_element(By.ID, "cut-controls").is_displayed())
+        _click(driver, wait, "[data-act=open_round]")
+        _type(driver, "#entry-3 input[name=wager]", "25")
+        assert _click(driver, wait, "#entry-3 [data-act=take_bet]").startswith("done: take_bet")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#cut-name option")) > 20)
+        Select(driver.find_element(By.ID, "cut-name")).select_by_value("cup-say")
+        side = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#cut-options [name=side]"))
+        Select(side).select_by_value("left")
+        refused = _click(driver, wait, "#controls [data-act=cut]")  # the level not chosen
+        assert refused == "not sent: cut cup-say: choose its level"
+        Select(driver.find_element(By.CSS_SELECTOR, "#cut-options [name=level]")
+               ).select_by_value("bottom")
+        assert _click(driver, wait, "#controls [data-act=cut]").startswith("done: cut by ann")
+        wait.until(lambda d: _text(d, "#cut-status").startswith(
+            "Cut: Cup Say (Tiger): side left, level bottom"))
+        assert "cut Cup Say" in _text(driver, "#round")
+        assert not driver.find_element(By.CSS_SELECTOR, "#controls [data-act=cut]").is_enabled()
+        for act in ("close_bets", "build_woodpile", "roll"):
+            assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
+        wait.until(lambda d: _phase(d) == "setting")
+        with httpx.Client(base_url=url, timeout=10) as client:
+            shown = client.get("/api/table").json()
+            assert shown["cut"]["options"] == {"side": "left", "level": "bottom"}
+        driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-cut.png"))
+    with open_journal(journal_path) as journal:
+        [pile] = [r for r in journal.records() if r.kind == "woodpile_built"]
+        assert pile.payload()["cut"]["cut"] == "cup-say"
+
+
+def test_a_rotation_round_from_the_page(browser: Any, journal_path: Path) -> None:
+    driver = browser
+    with _profile_page(driver, journal_path, "rotation") as (_, wait):
+        _sign_in(driver, wait, DEALER_TOKEN)
+        wait.until(lambda d: d.find_element(By.ID, "rotation-controls").is_displayed())
+        assert not driver.find_element(By.ID, "cut-controls").is_displayed()
+        wait.until(lambda d: "offered to position 2 (in turn)" in _text(d, "#bank-status"))
+        _click(driver, wait, "[data-act=open_round]")
+        assert _click(driver, wait, "#controls [data-act=offer_bank]").startswith(
+            "done: offer_bank by ann")
+        wait.until(lambda d: _text(d, "#bank-status") == "Bank: the bank is offered to "
+                                                         "position 2")
+        assert "offered the bank" in _text(driver, "#seat-2 h3")
+        assert _click(driver, wait, "#controls [data-act=decline_bank]").startswith(
+            "done: decline_bank")
+        wait.until(lambda d: "declined the bank: the house banks" in _text(d, "#bank-status"))
+        assert _text(driver, "#seat-1 h3") == "Position 1 · bank"
+        _type(driver, "#entry-4 input[name=wager]", "10")
+        assert _click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
+        driver.find_element(By.ID, "sign-out").click()
+        _sign_in(driver, wait, SUPERVISOR_TOKEN)
+        _type(driver, "#void-reason", "next round")
+        assert _click(driver, wait, "#controls [data-act=void]").startswith("done: void")
+        # the next round: the bank in turn is position 3, who takes it (supervisor)
+        wait.until(lambda d: "position 3 (in turn)" in _text(d, "#bank-status"))
+        _click(driver, wait, "[data-act=open_round]")
+        _click(driver, wait, "#controls [data-act=offer_bank]")
+        wait.until(lambda d: driver.find_element(By.ID, "bank-position").get_attribute("value")
+                   == "3")  # the position offered is filled in
+        _type(driver, "#bank-amount", "500")
+        assert _click(driver, wait, "#controls [data-act=bank]").startswith("done: bank by sue")
+        wait.until(lambda d: _text(d, "#bank-status") == "Bank: position 3 banks (500.00)")
+        assert _text(driver, "#seat-3 h3") == "Position 3 · bank"
+        assert _text(driver, "#seat-1 h3") == "Position 1"
+        driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-rotation.png"))
+    with open_journal(journal_path) as journal:
+        kinds = [r.kind for r in journal.records()]
+        assert kinds.count("bank_offered") == 2 and "bank_declined" in kinds and "bank" in kinds
+
+
+def test_home_play_shows_the_pot_antes_and_the_winner(browser: Any, journal_path: Path) -> None:
+    driver = browser
+    with _profile_page(driver, journal_path, "home") as (url, wait):
+        wait.until(lambda d: _text(d, "#pot-status") == "Pot: pot 0.00, ante 5.00")
+        assert "bank" not in _text(driver, "#seat-1 h3")
+        assert _text(driver, "#seat-1 h3") == "Position 1 · dealer, no hand"
+        assert "plays no hand" in _text(driver, "#dealer")
+        assert not driver.find_element(By.CSS_SELECTOR, "[data-act=bank]").is_displayed()
+        assert _text(driver, "#seat-3 .ante") == "ante due 5.00"
+        for _ in range(2):  # seed 7: the first deal is won, the second carries the pot
+            with httpx.Client(base_url=url, timeout=10) as client:
+                pot = play_home_deal(client, [2, 3, 4, 5])
+            if pot["winner"] is not None:
+                text = f"position {pot['winner']} takes the pot of {pot['total'] // 100}.00"
+                wait.until(lambda d, text=text: _text(d, "#pot-status") == f"Pot: {text}")
+                with httpx.Client(base_url=url, timeout=10) as client:
+                    shown = client.get("/api/table").json()["seats"][pot["winner"] - 1]
+                assert shown["result"]["text"].startswith("POT +")
+                assert _text(driver, f"#seat-{pot['winner']} .result") == shown["result"]["text"]
+            else:
+                wait.until(lambda d: "is carried" in _text(d, "#pot-status"))
+                exempt = pot["exempt_next"]
+                assert _text(driver, "#pot-status").endswith(
+                    "not anteing next: " + ", ".join(str(p) for p in exempt))
+                assert _text(driver, f"#seat-{exempt[0]} .result") == "ANTE -5.00"
+        driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-home.png"))
+
+
+def test_heads_up_deal_repeats_and_play_the_house_way(browser: Any, journal_path: Path) -> None:
+    driver = browser
+    with _profile_page(driver, journal_path, "heads-up") as (_, wait):
+        _sign_in(driver, wait, DEALER_TOKEN)
+        wait.until(lambda d: d.find_element(By.ID, "repeat-controls").is_displayed())
+        assert driver.find_elements(By.CSS_SELECTOR, "#entry-2")
+        assert not driver.find_elements(By.CSS_SELECTOR, "#entry-3")
+        _click(driver, wait, "[data-act=open_round]")
+        assert not driver.find_element(By.CSS_SELECTOR, "[data-act=deal_repeat]").is_enabled()
+        _type(driver, "#entry-2 input[name=wager]", "35")
+        _click(driver, wait, "#entry-2 [data-act=take_bet]")
+        for act in ("close_bets", "shuffle", "deal_all", "roll"):
+            assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
+        assert _click(driver, wait, "#entry-2 [data-act=play_house_way]").startswith(
+            "done: play_house_way by ann")
+        wait.until(lambda d: _text(d, "#seat-2").count("set by house way") == 1)
+        _click(driver, wait, "#controls [data-act=expose_dealer]")
+        _click(driver, wait, "#controls [data-act=settle]")
+        wait.until(lambda d: _phase(d) == "settled")
+        _click(driver, wait, "[data-act=open_round]")
+        wait.until(lambda d: _text(d, "#seat-2 .last-wager") == "last wager 35.00")
+        assert _click(driver, wait, "#controls [data-act=deal_repeat]").startswith("done:")
+        wait.until(lambda d: _text(d, "#message").startswith("done: close_bets"))  # bet, close
+        wait.until(lambda d: _phase(d) == "closed")
+        assert _text(driver, "#seat-2 .bet") == "Bet 35.00"
+    with open_journal(journal_path) as journal:
+        sets = [r.payload() for r in journal.records() if r.kind == "set"]
+        assert [s.get("request") for s in sets] == ["player"]
+        assert [r.payload()["wager"] for r in journal.records() if r.kind == "bet"] == [3500,
+                                                                                      3500]
+
+
+def test_the_api_docs_render_with_nothing_from_outside(live: str, browser: Any) -> None:
+    driver = browser
+    driver.get_log("performance")  # drop what earlier pages asked for
+    driver.get(live + "/docs")
+    wait = WebDriverWait(driver, 20, ignored_exceptions=REDRAWN)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-endpoints"))
+    with httpx.Client(base_url=live, timeout=10) as client:
+        paths = client.get("/openapi.json").json()["paths"]
+    count = sum(len(methods) for methods in paths.values())
+    assert driver.find_element(By.ID, "status").text == f"{count} endpoints"
+    cut = driver.find_element(By.CSS_SELECTOR, '.endpoint[data-path="/api/round/cut"]')
+    assert "POST" in cut.text and "CutBody" in cut.text
+    assert driver.find_element(By.ID, "schema-CutBody").is_displayed()
+    asked = [json.loads(entry["message"])["message"] for entry in driver.get_log("performance")]
+    urls = {m["params"]["request"]["url"] for m in asked
+            if m["method"] == "Network.requestWillBeSent"}
+    assert live + "/docs" in urls and live + "/openapi.json" in urls
+    outside = sorted(u for u in urls if u.split(":", 1)[0] in ("http", "https", "ws", "wss")
+                     and not u.startswith(live + "/"))  # chrome:// is the browser's own
+    assert not outside, outside

@@ -148,9 +148,6 @@ def test_replay_of_postgres_rounds_reaches_the_same_settlements(pg: PgJournal) -
         assert journal.verify().ok
 
 
-@pytest.mark.xfail(strict=True, reason="controller/replay.py compares the fault_cleared text "
-                   "'round <id> voided' that a void during a fault writes, with the round id "
-                   "not mapped to the replay's id (on SQLite too)")
 def test_replay_of_a_round_voided_during_a_fault(pg: PgJournal) -> None:
     with pg.open() as journal:
         engine = poker(journal, seed=4)

@@ -13,6 +13,7 @@ from controller.commands import replay as replay_command
 from controller.journal import open_journal
 from controller.replay import ReplayError, replay_journal
 from controller.round import FakeShuffler
+from controller.round.recovery import recover
 from controller.rules.events import from_json
 
 from .helpers import (
@@ -139,3 +140,75 @@ def test_engine_settlement_equals_settle_computed_directly(tmp_path_factory: pyt
     direct = engine.game.settle(hands, [b for b, _ in state.bets.values()], 1, None)
     assert from_json(record.payload()) == direct
     assert replay_journal(journal).ok
+
+
+def _void_during_fault(path: Path, round_id: str | None = None) -> None:
+    journal = journal_at(path)
+    engine = poker(journal, seed=4)
+    engine.open_round(DEALER, round_id)
+    engine.take_bet(DEALER, 3, 2500)
+    engine.close_bets(DEALER)
+    assert isinstance(engine.shuffler, FakeShuffler)
+    engine.shuffler.inject("short_count")
+    engine.shuffle(SYSTEM)
+    engine.void(SUPERVISOR, "deck short")  # clears the active fault as it voids
+    journal.close()
+
+
+def test_replay_of_a_round_voided_during_a_fault(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    _void_during_fault(path)
+    journal = open_journal(path)
+    cleared = [r for r in journal.records() if r.kind == "fault_cleared"]
+    assert [r.payload()["text"] for r in cleared] == [f"round {cleared[0].round_id} voided"]
+    report = replay_journal(journal, into=journal)
+    assert report.ok, [r.difference for r in report.rounds]
+    [done] = report.rounds
+    assert done.ended == "round_voided"
+    # the replay wrote its own id where the engine names the round; compared as the recording's
+    [again] = [r for r in journal.round(done.replay_id) if r.kind == "fault_cleared"]
+    assert again.payload()["text"] == f"round {done.replay_id} voided"
+    assert again.payload()["fault"].startswith(done.replay_id + "/")
+
+
+def test_a_void_text_naming_another_round_is_still_a_difference(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    _void_during_fault(path, "r7")
+    db = sqlite3.connect(path)
+    for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        db.execute(f"DROP TRIGGER {name}")
+    seq, text = db.execute("SELECT seq, event FROM journal_records WHERE kind = 'fault_cleared'"
+                           ).fetchone()
+    assert '"round r7 voided"' in text
+    db.execute("UPDATE journal_records SET event = ? WHERE seq = ?",
+               (text.replace('"round r7 voided"', '"round r77 voided"'), seq))
+    db.commit()
+    db.close()
+    [done] = replay_journal(open_journal(path)).rounds
+    assert done.difference is not None
+    assert done.difference.startswith(f"record {seq} (fault_cleared)")
+    assert "round r77 voided" in done.difference
+    assert f"round {done.replay_id} voided" in done.difference
+
+
+def test_replay_of_a_round_voided_at_restart_with_a_fault_active(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    journal = journal_at(path)
+    engine = poker(journal, seed=2)
+    engine.open_round(DEALER)
+    engine.take_bet(DEALER, 3, 2500)
+    engine.close_bets(DEALER)
+    engine.shuffle(SYSTEM)
+    assert isinstance(engine.shuffler, FakeShuffler)
+    engine.shuffler.inject("lost")
+    with pytest.raises(ConnectionError):
+        engine.deal_packet(SYSTEM)  # a fault stays active; then the table restarts
+    journal.close()
+    journal = journal_at(path)
+    done = recover(poker(journal, seed=2))
+    assert [rid for rid, _ in done.voided] == ["r000001"]
+    kinds = [(r.kind, r.actor) for r in journal.records()]
+    assert kinds[-2:] == [("fault_cleared", "table"), ("round_voided", "table")]
+    report = replay_journal(journal)
+    assert report.ok, [r.difference for r in report.rounds]
+    assert [r.ended for r in report.rounds] == ["round_voided"]

@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException, status
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
-from ...round import ROLES, Who
+from ...round import ROLES, IllegalActError, Who
 from ..deps import OperatorDep, TableDep
 from ..table import Table
 
@@ -48,10 +48,11 @@ class OpenBody(BaseModel):
 
 
 class BetBody(BaseModel):
-    """A position's wager and Fortune bet, in cents."""
+    """A position's wager (at home play its ante, 0 when it need not ante) and Fortune bet, in
+    cents; the table checks them against its limits."""
 
     position: int
-    wager: int = Field(gt=0)
+    wager: int = Field(ge=0)
     fortune: int = Field(0, ge=0)
 
 
@@ -93,6 +94,33 @@ class CorrectBody(BaseModel):
     setting: str | None = None
 
 
+class OfferBody(BaseModel):
+    """Offer the bank to the position in turn, or to ``position`` (passing over empty seats)."""
+
+    position: int | None = None
+
+
+class CutBody(BaseModel):
+    """A named Pai Gow cut and its options, e.g. ``cup-say`` with side and level; or the text
+    form ``cup-say:right,top`` with no options."""
+
+    cut: str = Field(min_length=1)
+    options: dict[str, str] | None = None
+
+
+class HouseWayBody(BaseModel):
+    """The player at ``position`` asks for the house way (tiles: give the four tiles)."""
+
+    position: int
+    hand: str | None = None
+
+
+class RepeatBody(BaseModel):
+    """"Deal": ``position`` bets its last wager again."""
+
+    position: int
+
+
 class ClearBody(BaseModel):
     """Why the fault is cleared."""
 
@@ -121,6 +149,32 @@ def take_bet(table: TableDep, who: OperatorDep, body: BetBody) -> ActDone:
 def bank(table: TableDep, who: OperatorDep, body: BankBody) -> ActDone:
     """A player banks (supervisor only)."""
     return run(table, "bank", who, body.position, body.amount)
+
+
+@router.post("/offer-bank")
+def offer_bank(table: TableDep, who: OperatorDep, body: OfferBody | None = None) -> ActDone:
+    """Banking rotation: offer the bank for this round (to the position in turn by default)."""
+    return run(table, "offer_bank", who, body.position if body else None)
+
+
+@router.post("/decline-bank")
+def decline_bank(table: TableDep, who: OperatorDep) -> ActDone:
+    """Banking rotation: the offered position declines; the house banks this round."""
+    return run(table, "decline_bank", who)
+
+
+@router.post("/repeat-bet")
+def repeat_bet(table: TableDep, who: OperatorDep, body: RepeatBody) -> ActDone:
+    """"Deal" at a table that repeats wagers: the position's last wager, bet again."""
+    with table.lock:  # the wager read and the bet taken with no act between them
+        if not table.engine.game.play.repeat_wager:
+            raise IllegalActError("take_bet", f"table profile {table.engine.game.profile!r} "
+                                              f"does not repeat wagers")
+        wager = table.engine.last_wager(body.position)
+        if wager is None:
+            raise IllegalActError("take_bet", f"position {body.position!r} has no last wager "
+                                              f"to repeat; enter the bet")
+        return run(table, "take_bet", who, body.position, wager)
 
 
 @router.post("/close-bets")
@@ -157,6 +211,20 @@ def roll(table: TableDep, who: OperatorDep) -> ActDone:
 def set_hand(table: TableDep, who: OperatorDep, body: HandBody) -> ActDone:
     """Record how a position set its hand."""
     return run(table, "set_hand", who, body.position, body.setting, body.hand)
+
+
+@router.post("/house-way")
+def play_house_way(table: TableDep, who: OperatorDep, body: HouseWayBody) -> ActDone:
+    """"Play the house way": the player asks, the house way sets the hand (journaled as the
+    player's request)."""
+    return run(table, "play_house_way", who, body.position, body.hand)
+
+
+@router.post("/cut")
+def cut(table: TableDep, who: OperatorDep, body: CutBody) -> ActDone:
+    """Tiles: the banker's Pai Gow cut, called before the woodpile is dealt (``GET /api/cuts``
+    lists them)."""
+    return run(table, "cut", who, body.cut, body.options)
 
 
 @router.post("/dealer")

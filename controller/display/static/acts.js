@@ -10,10 +10,13 @@ const ENDPOINTS = {
   open_round: "open", close_bets: "close-bets", shuffle: "shuffle", deal_packet: "packet",
   build_woodpile: "woodpile", roll: "roll", expose_dealer: "dealer", settle: "settle",
   bank: "bank", void: "void", take_bet: "bets", set_hand: "hands", correct: "correct",
-  read_camera: "camera",
+  read_camera: "camera", offer_bank: "offer-bank", decline_bank: "decline-bank", cut: "cut",
+  play_house_way: "house-way", repeat_bet: "repeat-bet",
 };
 const SEAT_ACTS = { take_bet: "take_bet", correct_bet: "correct", set_hand: "set_hand",
-                    correct_setting: "correct", read_camera: "read_camera" };
+                    correct_setting: "correct", read_camera: "read_camera",
+                    play_house_way: "play_house_way" };
+let cuts = null;  // the catalogue from /api/cuts, read once for a tile table
 
 class InputError extends Error {}
 
@@ -78,6 +81,11 @@ function handBody(text) {  // "LOW / HIGH" is a setting, other text the hand, em
 
 function seatOf(n) { return latest && latest.seats.find(s => s.position === n); }
 
+// The dealer's hand (position 1) is exposed, not set, unless it plays none (home play).
+function dealerSets(seat) {
+  return latest && seat.position === latest.dealer.position && latest.dealer.plays;
+}
+
 async function doSeatAct(name, n) {
   const row = document.getElementById(`entry-${n}`);
   const value = field => row.querySelector(`input[name=${field}]`).value;
@@ -90,8 +98,15 @@ async function doSeatAct(name, n) {
     return act("correct", { ref: seat.bet_seq, wager, fortune });
   }
   if (name === "set_hand") {
-    if (seat && seat.banker) return act("expose_dealer", handBody(value("setting")));
+    if (seat && dealerSets(seat)) return act("expose_dealer", handBody(value("setting")));
     return act("set_hand", { position: n, ...handBody(value("setting")) });
+  }
+  if (name === "play_house_way") {
+    const hand = value("setting").trim();
+    if (hand.includes("/")) {
+      throw new InputError(`the house way sets the hand: give the pieces, not ${JSON.stringify(hand)}`);
+    }
+    return act("play_house_way", hand ? { position: n, hand } : { position: n });
   }
   if (name === "correct_setting") {
     const setting = value("setting").trim();
@@ -110,6 +125,25 @@ async function dealAll() {
   return true;
 }
 
+async function dealRepeat() {  // "Deal": every position with a last wager bets it again
+  const seats = latest ? latest.seats.filter(s => s.acts.includes("repeat_bet")) : [];
+  for (const seat of seats) {
+    if (!await act("repeat_bet", { position: seat.position })) return false;
+  }
+  return act("close_bets");
+}
+
+function chosenCut() {
+  const name = document.getElementById("cut-name").value;
+  if (!name) throw new InputError("choose a cut first");
+  const options = {};
+  for (const box of document.querySelectorAll("#cut-options select")) {
+    if (!box.value) throw new InputError(`cut ${name}: choose its ${box.name}`);
+    options[box.name] = box.value;
+  }
+  return { cut: name, options };
+}
+
 async function doAct(button) {
   const name = button.dataset.act;
   if (button.dataset.position) return doSeatAct(name, Number(button.dataset.position));
@@ -120,6 +154,12 @@ async function doAct(button) {
       return act("open_round", id ? { round_id: id } : {});
     }
     case "deal_all": return dealAll();
+    case "deal_repeat": return dealRepeat();
+    case "offer_bank": {
+      const to = value("offer-position").trim();
+      return act("offer_bank", to ? { position: position(to, "bank offer position") } : {});
+    }
+    case "cut": return act("cut", chosenCut());
     case "expose_dealer": return act("expose_dealer", {});
     case "bank":
       return act("bank", { position: position(value("bank-position"), "bank position"),
@@ -219,8 +259,8 @@ function entryRow(view, n) {
   const hint = view.game === "tiles" ? "LOW / HIGH or four tiles; empty: house way"
                                      : "LOW / HIGH; empty: house way";
   row.append(input("setting", hint, 30));
-  row.append(buttons(["set_hand", "Set"], ["correct_setting", "Correct setting"],
-                     ["read_camera", "Camera"]));
+  row.append(buttons(["set_hand", "Set"], ["play_house_way", "Play the house way"],
+                     ["correct_setting", "Correct setting"], ["read_camera", "Camera"]));
   return row;
 }
 
@@ -234,14 +274,64 @@ function buildEntry(view) {
   table.dataset.fortune = String(view.fortune);
 }
 
+function showCutOptions() {
+  const box = document.getElementById("cut-options");
+  box.textContent = "";
+  const spec = (cuts || []).find(c => c.cut === document.getElementById("cut-name").value);
+  for (const [option, values] of Object.entries(spec ? spec.options : {})) {
+    const pick = el("select");
+    pick.name = option;
+    pick.setAttribute("aria-label", `cut ${option}`);
+    pick.append(el("option", null, `${option}…`));
+    pick.lastChild.value = "";
+    for (const v of values) { pick.append(el("option", null, v)); pick.lastChild.value = v; }
+    box.append(pick);
+  }
+}
+
+async function loadCuts() {
+  if (cuts) return;
+  cuts = [];
+  const answer = await fetch("/api/cuts").then(r => r.json());
+  cuts = answer.cuts;
+  const pick = document.getElementById("cut-name");
+  pick.append(el("option", null, "choose…"));
+  pick.lastChild.value = "";
+  for (const c of cuts) {
+    pick.append(el("option", null, `${c.name} (${c.english})`));
+    pick.lastChild.value = c.cut;
+  }
+  pick.addEventListener("change", showCutOptions);
+}
+
+function updatePlayControls(view) {
+  document.getElementById("repeat-controls").hidden = !view.play.repeat_wager;
+  document.getElementById("rotation-controls").hidden = view.play.banking !== "rotation";
+  document.getElementById("cut-controls").hidden = view.game !== "tiles";
+  if (view.game === "tiles") loadCuts().catch(console.error);
+  const bankAt = document.getElementById("bank-position");
+  const offer = view.bank && !view.bank.declined && view.bank.offered;
+  if (offer && bankAt.dataset.offer !== `${view.round_id}/${offer}`) {
+    bankAt.value = String(offer);  // a new offer: the position offered is the one to bank
+    bankAt.dataset.offer = `${view.round_id}/${offer}`;
+  }
+  document.querySelector("#controls .supervisor [data-act=bank]").hidden =
+    view.play.mode === "pot";  // no bank at home play
+}
+
 function updateControls(view) {
   buildEntry(view);
+  updatePlayControls(view);
   const l = view.limits;
   document.getElementById("limits").textContent = `limits: bet ${money(l.min_bet)} to `
     + `${money(l.max_bet)}` + (view.fortune ? `, Fortune ${money(l.fortune_min)} to `
     + `${money(l.fortune_max)}` : "");
   for (const b of document.querySelectorAll("#controls button[data-act], #alerts button")) {
     const act = b.dataset.needs || b.dataset.act;
+    if (act === "repeat_bet") {  // a seat-level act: any seat that could repeat its wager
+      b.disabled = !(view.seats.some(s => s.acts.includes(act)) && roleMay("take_bet"));
+      continue;
+    }
     b.disabled = !(canNow(view, act) && roleMay(act));
   }
   document.getElementById("controls").querySelector("[data-act=build_woodpile]").hidden =
@@ -252,11 +342,15 @@ function updateControls(view) {
   for (const seat of view.seats) {
     const row = document.getElementById(`entry-${seat.position}`);
     row.className = seat.banker ? "banker" : "";
+    row.querySelector("input[name=wager]").placeholder = seat.ante_due !== null
+      ? `ante ${money(seat.ante_due)}` : seat.last_wager !== null
+        ? `last ${money(seat.last_wager)}` : "wager 0.00";
     for (const b of row.querySelectorAll("button[data-act]")) {
       const act = b.dataset.act;
-      const engineAct = act === "set_hand" && seat.banker ? "expose_dealer" : SEAT_ACTS[act];
-      const offered = act === "set_hand" ? seat.acts.includes(seat.banker ? "expose_dealer"
-                                                                          : "set_hand")
+      const dealer = dealerSets(seat);
+      const engineAct = act === "set_hand" && dealer ? "expose_dealer" : SEAT_ACTS[act];
+      const offered = act === "set_hand" ? seat.acts.includes(dealer ? "expose_dealer"
+                                                                     : "set_hand")
                                          : seat.acts.includes(act);
       b.disabled = !(offered && roleMay(engineAct));
       if (act === "read_camera") b.hidden = !view.camera;

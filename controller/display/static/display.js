@@ -39,6 +39,7 @@ function renderRound(view) {
     round.append(el("span", null, ` · round ${view.round_id} · `),
                  el("span", "phase", view.phase));
     if (view.dice) round.append(el("span", null, ` · dice ${view.dice.join("-")}`));
+    if (view.cut) round.append(el("span", "cut", ` · cut ${view.cut.name}`));
   }
   if (view.replay) round.append(" ", el("span", "replay", "REPLAY"));
   document.getElementById("replay-banner").hidden = !view.replay;
@@ -66,6 +67,11 @@ function renderDealer(view) {
   const box = document.getElementById("dealer");
   const d = view.dealer;
   box.textContent = "";
+  if (!d.plays) {
+    box.append(el("h2", null, `Dealer (position ${d.position})`),
+               el("div", "muted", "deals, plays no hand: home play's pot"));
+    return;
+  }
   box.append(el("h2", null, `Dealer (position ${d.position})`));
   if (!d.setting) { box.append(el("div", "muted", "not exposed")); return; }
   renderSetting(box, d.setting, "set");
@@ -83,7 +89,15 @@ function renderSeats(view) {
     const vacant = s.wager === null && !s.banker;
     const node = el("div", `seat${s.banker ? " banker" : ""}${vacant ? " vacant" : ""}`);
     node.id = `seat-${s.position}`;
-    node.append(el("h3", null, `Position ${s.position}${s.banker ? " · bank" : ""}`));
+    const dealer = s.position === 1 && !view.dealer.plays ? " · dealer, no hand" : "";
+    node.append(el("h3", null, `Position ${s.position}${s.banker ? " · bank" : ""}`
+                               + `${s.offered ? " · offered the bank" : ""}${dealer}`));
+    if (s.ante_due !== null && s.wager === null) {
+      node.append(el("div", "ante", `ante due ${money(s.ante_due)}`));
+    }
+    if (s.last_wager !== null && s.wager === null) {
+      node.append(el("div", "last-wager muted", `last wager ${money(s.last_wager)}`));
+    }
     if (s.wager !== null) {
       const fortune = s.fortune ? ` · Fortune ${money(s.fortune)}` : "";
       node.append(el("div", "bet", `Bet ${money(s.wager)}${fortune}`));
@@ -101,6 +115,21 @@ function renderSeats(view) {
   }
 }
 
+function renderPlay(view) {
+  const show = (id, text) => {
+    const node = document.getElementById(id);
+    node.hidden = !text;
+    node.textContent = text ? text : "";
+  };
+  show("bank-status", view.bank && `Bank: ${view.bank.text}`);
+  show("pot-status", view.pot && `Pot: ${view.pot.text}`);
+  show("cut-status", view.cut && `Cut: ${view.cut.text}`);
+  const pot = document.getElementById("pot-status");
+  if (view.pot) pot.dataset.winner = view.pot.winner ?? "";
+  const cut = document.getElementById("cut-status");
+  if (view.cut) cut.dataset.cut = view.cut.cut;
+}
+
 function renderRecall(rounds) {
   const box = document.getElementById("recall");
   box.textContent = "";
@@ -110,7 +139,9 @@ function renderRecall(rounds) {
     if (r.replay) li.append(el("span", "replay", "REPLAY"), " ");
     const seats = r.seats.map(s => `P${s.position} ${s.outcome} ${money(s.net)}`
       + (s.commission ? ` (comm ${money(s.commission)})` : "")).join(" · ");
-    li.append(el("span", null, `${r.round_id} (${r.game}): bank ${money(r.banker_net)} · ${seats}`));
+    const bank = r.banker_net === null || r.banker_net === undefined ? ""  // a pot: no bank
+                                                                      : `bank ${money(r.banker_net)} · `;
+    li.append(el("span", null, `${r.round_id} (${r.game}): ${bank}${seats}`));
     box.append(li);
   }
 }
@@ -127,7 +158,8 @@ async function refresh() {
     fetchRecall ? fetch("/api/rounds?last=10").then(r => r.json()) : null,
   ]);
   latest = table;
-  renderRound(table); renderAlerts(table); renderDealer(table); renderSeats(table);
+  renderRound(table); renderAlerts(table); renderPlay(table); renderDealer(table);
+  renderSeats(table);
   if (recall) renderRecall(recall.rounds);
   for (const hook of onView) hook(table);
   document.body.dataset.seq = table.last_seq ?? "";
