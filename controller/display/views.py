@@ -334,7 +334,7 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
         "last_seq": state.records[-1].seq if state and state.records else None,
         "limits": {"min_bet": limits.min_bet, "max_bet": limits.max_bet,
                    "fortune_min": limits.fortune_min, "fortune_max": limits.fortune_max},
-        "fortune": game.name == "poker" and not pot_table,
+        "fortune": game.fortune and not pot_table,
         "camera": engine.camera is not None,
         "play": play_view(engine), "bank": bank_view(engine), "pot": pot_view(engine),
         "cut": cut_view(engine),

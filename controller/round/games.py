@@ -37,6 +37,8 @@ class GameRules(Protocol[S]):
     profile: str
     way: str
     play: TablePlay
+    fortune: bool
+    """Whether the table takes a Fortune side bet."""
 
     def parse(self, text: str) -> S:
         """A setting from its text (``LOW / HIGH``); a RulesError names what is wrong."""
@@ -77,6 +79,7 @@ class PokerGame:
         self.way = profile.house_way
         self.positions = profile.positions
         self.play = profile.play
+        self.fortune = profile.settlement.fortune is not None
 
     def parse(self, text: str) -> Setting:
         """A card setting from ``LOW / HIGH``."""
@@ -134,6 +137,7 @@ class TileGame:
         self.way = profile.house_way
         self.positions = profile.positions
         self.play = profile.play
+        self.fortune = False
 
     def parse(self, text: str) -> TileSetting:
         """A tile setting from ``LOW / HIGH``."""
