@@ -6,7 +6,7 @@ through flushes.  Seven cards (six with the joker) hold at most one suit that ca
 the joker, and the ranks of its flush-capable suit (none for most hands).  Every hand of a class
 has the same ranks of every split and the same flushes up to a renaming of suits, so the house
 way gives every one of them a setting of the same two ranks.  Each class carries how many hands
-of the deck it stands for; over the full deck the 154,143,080 hands fall into 177,814 classes.
+of the deck it stands for; over the full deck the 154,143,080 hands fall into 292,253 classes.
 
 A class key is one int64: the rank counts in base 5 (the joker as a fourteenth rank), shifted
 left 13 bits, or'ed with the rank bit set of the flush-capable suit.

@@ -16,7 +16,7 @@ from typing import Any
 
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, ButtonPress, DealerPanel, PanelButton
 
-from ..errors import ControllerError
+from .errors import TableError
 
 PRESS_ACTS = {PanelButton.NEW_ROUND: "open_round", PanelButton.SHAKE: "roll",
               PanelButton.CONFIRM: "settle"}
@@ -26,7 +26,7 @@ PRESS_WAIT = 1.0
 """Seconds to wait for a clicked button's press to come through the panel."""
 
 
-class PanelKeysError(ControllerError):
+class PanelKeysError(TableError):
     """A button clicked on the mock pins gave no press (a panel that is not listening)."""
 
 

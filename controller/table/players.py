@@ -16,7 +16,6 @@ from enum import StrEnum
 from typing import Protocol
 
 from ..catalog import tile_engine
-from ..errors import ControllerError
 from ..profile import TableProfile
 from ..rules.cards import parse_cards
 from ..rules.seat import TableLimits
@@ -24,9 +23,10 @@ from ..rules.setting import all_settings
 from ..rules.tile_setting import TileSetting, tile_settings
 from ..rules.tiles import parse_tiles
 from ..tile_profile import TileProfile
+from .errors import TableError
 
 
-class HabitsError(ControllerError, ValueError):
+class HabitsError(TableError, ValueError):
     """A rate outside 0..1, or rates that add up to more than 1; the message names it."""
 
 

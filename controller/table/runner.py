@@ -22,12 +22,12 @@ from typing import Any, Protocol
 from firmware_interfaces.gpio import ButtonPress, DealerPanel, PanelButton
 
 from ..display.table import Table
-from ..errors import ControllerError
 from ..journal import Record
 from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..round.ports import CameraPort, DicePort, ShufflerPort
 from ..rules.dealing import HOUSE
 from ..rules.tiles import full_set
+from .errors import TableError
 from .panel_keys import PanelKeys
 from .players import Choice, Decision, SimDealer, SimPlayers
 from .results import RoundResult, RunSummary
@@ -48,7 +48,7 @@ FAULTS = {"poker": (("shuffler", "short_count"), ("shuffler", "duplicate"),
 """Faults the runner may inject (``fault_rate``) into devices that take ``inject``."""
 
 
-class RunnerError(ControllerError):
+class RunnerError(TableError):
     """The table loop cannot go on (a stuck round)."""
 
 
