@@ -15,7 +15,8 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .profile import TableProfile
+from .errors import ConfigError
+from .profile import POKER_POSITIONS, TableProfile
 from .rules.cards import full_deck
 from .rules.dealing import HOUSE, Deal, deal_cards
 from .rules.dice import Dice
@@ -51,7 +52,15 @@ def play_round(
     profile: TableProfile, *, seed: int | None = None, vacant: Iterable[int] = (),
     wager: int | None = None, way: str | None = None,
 ) -> DemoRound:
-    """Shuffle, roll three dice, deal seven packets, set every hand by the house way, settle."""
+    """Shuffle, roll three dice, deal seven packets, set every hand by the house way, settle.
+
+    Only a banked table of seven positions: a pot (home play) or heads-up profile is refused
+    by name (``controller.round.build.table_engine`` plays those)."""
+    if profile.play.pot is not None or profile.positions != max(POKER_POSITIONS):
+        kind = "plays a pot (home play)" if profile.play.pot is not None else \
+            f"has {profile.positions} positions"
+        raise ConfigError(f"table profile {profile.name!r} {kind}: play_round deals a banked "
+                          f"table of seven; play it through controller.round.build.table_engine")
     rng, randomness = _rng(seed)
     deck = list(full_deck())
     rng.shuffle(deck)

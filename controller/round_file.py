@@ -13,6 +13,11 @@ Input::
 
 Money is text in dollars ("25.00") or integer cents (2500).  A round with ``"game": "tiles"`` is
 a Pai Gow tiles round, read by ``tile_round``.
+
+Every position must be at the profile's table: a heads-up profile (``positions = 2``) has the
+dealer (1) and one seat (2), and a hand or bet elsewhere is refused by name.  A profile that
+plays a pot (home play, ``[play] mode = "pot"``) reads its deal with ``pot_round`` instead:
+antes and the pot carried in, no bank and no bets.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import ConfigError
 from .profile import DEFAULT_PROFILE, TableProfile, load_profile
@@ -33,7 +38,12 @@ from .rules.seat import Bet, HandSet, SetBy
 from .rules.setting import Setting, seven
 from .rules.settlement import Settlement, settle
 
+if TYPE_CHECKING:
+    from .pot_round import PotRoundInput
+    from .rules.home_pot import PotResult
+
 _KEYS = {"game", "profile", "way", "banker", "bank", "co_bank", "hands", "bets"}
+_POT_ONLY = ("pot", "exempt", "antes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +78,8 @@ def read_position(key: object) -> int:
         raise NotationError(f"position {key!r} is not a number") from None
 
 
-def _hand(position: int, value: object, engine: HouseWayEngine) -> HandSet[Setting]:
+def read_hand(position: int, value: object, engine: HouseWayEngine) -> HandSet[Setting]:
+    """A position's hand: seven cards set by the house way, or ``LOW / HIGH`` as set."""
     if isinstance(value, dict):
         value = value.get("setting") or value.get("cards")
     if not isinstance(value, str):
@@ -78,21 +89,41 @@ def _hand(position: int, value: object, engine: HouseWayEngine) -> HandSet[Setti
     return HandSet(position, engine.set_hand(seven(value)).setting.setting, SetBy.HOUSE_WAY)
 
 
-def read_round(data: Mapping[str, Any]) -> RoundInput:
-    """Validate a round mapping; errors name the offending key, position or card."""
+def check_positions(profile: str, positions: int, used: Mapping[str, int]) -> None:
+    """NotationError naming the first position (of a hand, a bet, the banker) that is not at
+    a table of ``positions`` places (a heads-up table has the dealer, 1, and one seat, 2)."""
+    for what, position in used.items():
+        if not 1 <= position <= positions:
+            table = ("a heads-up table: the dealer (1) and one seat (2)" if positions == 2
+                     else f"positions 1..{positions}")
+            raise NotationError(f"{what}: position {position} is not at table profile "
+                                f"{profile!r} ({table})")
+
+
+def read_round(data: Mapping[str, Any]) -> RoundInput | PotRoundInput:
+    """Validate a round mapping; errors name the offending key, position or card.  A pot
+    profile's deal is read by ``pot_round.read_pot_round``."""
     if not isinstance(data, Mapping):
         raise NotationError(f"a round must be a JSON object, not {data!r}")
-    unknown = sorted(set(data) - _KEYS)
+    unknown = sorted(set(data) - _KEYS - set(_POT_ONLY))
     if unknown:
-        raise NotationError(f"unknown round key {unknown[0]!r}; known: {sorted(_KEYS)}")
+        raise NotationError(f"unknown round key {unknown[0]!r}; known: {sorted(_KEYS)} "
+                            f"(a pot profile: {sorted(_POT_ONLY)} too)")
     if data.get("game", "poker") != "poker":
         raise NotationError(f"game {data['game']!r}: this reads Pai Gow Poker rounds")
     profile = load_profile(str(data.get("profile", DEFAULT_PROFILE)))
+    if profile.play.pot is not None:
+        from .pot_round import read_pot_round  # it reads with this module's readers
+        return read_pot_round(data, profile)
+    pot_only = [key for key in _POT_ONLY if key in data]
+    if pot_only:
+        raise NotationError(f"{pot_only[0]!r} is for a pot profile (home play); table profile "
+                            f"{profile.name!r} plays against a bank: give 'bets'")
     engine = profile.engine(data.get("way"))
     hands_raw = data.get("hands")
     if not isinstance(hands_raw, Mapping) or not hands_raw:
         raise NotationError("a round needs 'hands': {position: cards or 'LOW / HIGH'}")
-    hands = tuple(_hand(read_position(k), v, engine) for k, v in hands_raw.items())
+    hands = tuple(read_hand(read_position(k), v, engine) for k, v in hands_raw.items())
     check_distinct((f"position {h.position}", h.setting.cards) for h in hands)
     bets_raw = data.get("bets", [])
     if not isinstance(bets_raw, list):
@@ -112,6 +143,9 @@ def read_round(data: Mapping[str, Any]) -> RoundInput:
     co_bank = data.get("co_bank", False)
     if not isinstance(co_bank, bool):
         raise NotationError(f"co_bank {co_bank!r} must be true or false")
+    check_positions(profile.name, profile.positions, {
+        "banker": banker, **{f"hand of position {h.position}": h.position for h in hands},
+        **{f"bet at position {b.position}": b.position for b in bets}})
     return RoundInput(profile, engine, banker, bank, co_bank, hands, tuple(bets))
 
 
@@ -130,13 +164,16 @@ def load_json_round(text: str, where: str, read: Callable[[Any], R]) -> R:
         raise ConfigError(f"{where}: {err}") from err
 
 
-def load_round(text: str, where: str) -> RoundInput:
+def load_round(text: str, where: str) -> RoundInput | PotRoundInput:
     """Parse a card round's JSON text."""
     return load_json_round(text, where, read_round)
 
 
-def settle_round(round_: RoundInput) -> Settlement[Setting]:
-    """Settle a validated round under its profile."""
+def settle_round(round_: RoundInput | PotRoundInput) -> Settlement[Setting] | PotResult[Setting]:
+    """Settle a validated round under its profile (a pot deal by ``settle_pot``)."""
+    if not isinstance(round_, RoundInput):
+        from .pot_round import settle_pot_round
+        return settle_pot_round(round_)
     engine = round_.engine
 
     def reset(cards: object) -> Setting:
@@ -147,8 +184,14 @@ def settle_round(round_: RoundInput) -> Settlement[Setting]:
                   co_bank=round_.co_bank)
 
 
-def settlement_json(result: Settlement[Setting], round_: RoundInput) -> dict[str, object]:
-    """The ``--json`` shape of ``paigow settle``: per seat outcome and payout, in cents."""
+def settlement_json(result: Settlement[Setting] | PotResult[Setting],
+                    round_: RoundInput | PotRoundInput) -> dict[str, object]:
+    """The ``--json`` shape of ``paigow settle``: per seat outcome and payout, in cents (a pot
+    deal: ``pot_round.pot_json``)."""
+    if not isinstance(result, Settlement) or not isinstance(round_, RoundInput):
+        from .pot_round import PotRoundInput, pot_json
+        assert not isinstance(result, Settlement) and isinstance(round_, PotRoundInput)
+        return pot_json(result, round_)
     ev = round_.profile.evaluator()
     seats = []
     for seat in result.seats:
@@ -186,8 +229,13 @@ def settlement_json(result: Settlement[Setting], round_: RoundInput) -> dict[str
     }
 
 
-def settlement_text(result: Settlement[Setting], round_: RoundInput) -> str:
-    """A dealer-readable table of the settlement."""
+def settlement_text(result: Settlement[Setting] | PotResult[Setting],
+                    round_: RoundInput | PotRoundInput) -> str:
+    """A dealer-readable table of the settlement (a pot deal: ``pot_round.pot_text``)."""
+    if not isinstance(result, Settlement) or not isinstance(round_, RoundInput):
+        from .pot_round import PotRoundInput, pot_text
+        assert not isinstance(result, Settlement) and isinstance(round_, PotRoundInput)
+        return pot_text(result, round_)
     lines = [f"bank: position {result.banker}  {format_cards(result.banker_setting.low)} / "
              f"{format_cards(result.banker_setting.high)}"
              + ("  (variant push: every bet pushes)" if result.variant_push else "")]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import tile_engine
-from .round_file import load_json_round, read_money, read_position
+from .round_file import check_positions, load_json_round, read_money, read_position
 from .rules.bank import Settlement
 from .rules.errors import NotationError, RulesError
 from .rules.money import format_money
@@ -124,8 +124,11 @@ def read_tile_round(data: Mapping[str, Any]) -> TileRoundInput:
     co_bank = data.get("co_bank", False)
     if not isinstance(co_bank, bool):
         raise NotationError(f"co_bank {co_bank!r} must be true or false")
-    return TileRoundInput(profile, way, house_way, banker, bank, co_bank, hands,
-                          _bets(data.get("bets", [])))
+    bets = _bets(data.get("bets", []))
+    check_positions(profile.name, profile.positions, {
+        "banker": banker, **{f"hand of position {h.position}": h.position for h in hands},
+        **{f"bet at position {b.position}": b.position for b in bets}})
+    return TileRoundInput(profile, way, house_way, banker, bank, co_bank, hands, bets)
 
 
 def load_tile_round(text: str, where: str) -> TileRoundInput:

@@ -25,6 +25,7 @@ from controller.rules.dealing import deal, deal_cards
 from controller.rules.dice import Dice
 from controller.rules.errors import NotationError
 from controller.rules.events import Event, from_json, to_json
+from controller.rules.home_pot import PokerPotRanks, PotResult, PotRules, PotStatus, settle_pot
 from controller.rules.poker_eval import Evaluator
 from controller.rules.seat import Bet, HandSet, SetBy
 from controller.rules.setting import SPLITS, Setting, legal_settings
@@ -178,4 +179,84 @@ def test_a_deal_whose_packets_do_not_hold_seven_is_refused() -> None:
     data = to_json(deal_cards(full_deck(), Dice((1, 2, 3))))
     data["hands"][0].append(data["hands"][1].pop())
     with pytest.raises(NotationError, match="seven cards"):
+        from_json(data)
+
+
+# --- home play: a pot deal's settle record ------------------------------------------------------
+
+def _pot(order: Sequence[int], splits: Sequence[int], status: PotStatus, foul: FoulPolicy,
+         ante: int = 500) -> PotResult[Setting]:
+    hands = []
+    for k, split in enumerate(splits):
+        cards = [Card(i) for i in order[7 * k : 7 * k + 7]]
+        (i, j), rest = SPLITS[split]
+        hands.append(HandSet(k + 2, Setting.of((cards[i], cards[j]), [cards[r] for r in rest])))
+    rules = PotRules(ante, foul)
+    antes = {h.position: status.ante_due(h.position, rules) for h in hands}
+    return settle_pot(hands, antes, status, rules, PokerPotRanks(EV),
+                      reset=lambda s: _reset(s.cards))
+
+
+pot_status_st = st.builds(
+    PotStatus, st.integers(0, 10**6), st.frozensets(st.integers(2, 7), max_size=3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(order=st.permutations(range(53)),
+       splits=st.lists(st.integers(0, 20), min_size=2, max_size=6),
+       status=pot_status_st, foul=st.sampled_from(list(FoulPolicy)),
+       ante=st.integers(1, 10_000))
+def test_pot_settle_round_trip(order: Sequence[int], splits: list[int], status: PotStatus,
+                               foul: FoulPolicy, ante: int) -> None:
+    result = _pot(order, splits, status, foul, ante)
+    data = to_json(result)
+    assert data["type"] == "settle" and data["banker"] is None
+    assert sum(data["net"].values()) + result.carry - result.carried == 0
+    assert round_trip(result) == result
+
+
+def test_the_pot_settle_form_is_the_one_the_engine_wrote() -> None:
+    # ranks from the evaluator; the form is pinned so journals written before still decode
+    hands = [HandSet(2, Setting.parse("Kd Jh / 6c 6d 9s 5h 2c")),
+             HandSet(3, Setting.parse("As Qd / 8c 8d Ts 4h 3c"))]
+    rules = PotRules(500)
+    result = settle_pot(hands, {2: 0, 3: 500}, PotStatus(1_500, frozenset({2})), rules,
+                        PokerPotRanks(EV))
+    data = to_json(result)
+    assert data == {
+        "type": "settle", "v": 1, "banker": None, "pot": result.to_json(),
+        "seats": [{"bet": {"position": p, "wager": a, "fortune": 0}, "comparison": None,
+                   "commission": 0, "fortune": None, "envy": 0} for p, a in ((2, 0), (3, 500))],
+        "net": {"2": 0, "3": 1_500},
+    }
+    assert data["pot"]["winner"] == 3 and data["pot"]["carry"] == 0
+    assert data["pot"]["hands"][1]["setting"] == "As Qd / Ts 8d 8c 4h 3c"  # as text, sorted
+
+
+def _pot_form() -> dict[str, Any]:
+    hands = [HandSet(2, Setting.parse("Kd Jh / 6c 6d 9s 5h 2c")),
+             HandSet(3, Setting.parse("As Qd / 8c 8d Ts 4h 3c")),
+             HandSet(4, Setting.parse("Ac Ad / 2s 3s 4s 5s 7h"))]
+    return to_json(settle_pot(hands, {2: 500, 3: 500, 4: 500}, PotStatus(), PotRules(500),
+                              PokerPotRanks(EV)))
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    (lambda d: d["pot"].update(winner=4), "winner 4"),
+    (lambda d: d["pot"].update(best_low=[2]), "best_low"),
+    (lambda d: d["pot"]["hands"][0].update(low_rank=10**9), "best_low"),
+    (lambda d: d["pot"].update(carry=1_500), "does not match"),
+    (lambda d: d["net"].update({"2": 0}), "does not match"),
+    (lambda d: d["seats"][0]["bet"].update(wager=400), "does not match"),
+    (lambda d: d["pot"]["hands"][0].update(setting="Kd Jh 6c"), "LOW / HIGH"),
+    (lambda d: d["pot"]["hands"][0].update(ante=-5), "ante -5"),
+    (lambda d: d["pot"].update(carried="10.00"), "'carried'"),
+    (lambda d: d.update(banker=1), "no banker"),
+    (lambda d: d["pot"]["hands"].reverse(), "position order"),
+])
+def test_a_tampered_pot_settlement_is_refused(change: Any, named: str) -> None:
+    data = _pot_form()
+    assert from_json(data) is not None
+    change(data)
+    with pytest.raises(NotationError, match=named):
         from_json(data)

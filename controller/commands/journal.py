@@ -71,14 +71,69 @@ def _money(cents: Any) -> str:
     return format_money(cents) if isinstance(cents, int) else "-"
 
 
-def recall_text(recall: RoundRecall) -> str:
-    """A settled round for a person: banker and seats with setting, wager, outcome and net."""
-    view = recall.to_json()
+def _positions(values: Any) -> str:
+    return ", ".join(str(p) for p in values) if values else "none"
+
+
+def _round_line(view: dict[str, Any]) -> str:
     mark = "  REPLAY (no real wagers)" if view["replay"] else ""
-    lines = [f"round {view['round_id']}  {view['game']}  settled at record "
-             f"{view['settled_seq']}  {view['ts']}{mark}",
-             f"  banker {view['banker']}  {_cards(view['banker_setting']):<28} "
-             f"net {_money(view['banker_net'])}"]
+    profile = f"  {view['profile']}" if view.get("profile") else ""
+    heads_up = "  dealer and one seat" if view.get("positions") == 2 else ""
+    pot = "  home play (pot)" if view.get("mode") == "pot" else ""
+    return (f"round {view['round_id']}  {view['game']}{profile}{heads_up}{pot}  settled at "
+            f"record {view['settled_seq']}  {view['ts']}{mark}")
+
+
+def _bank_line(bank: dict[str, Any] | None) -> list[str]:
+    """The bank offer of a rotation table, and a player-banker's bank."""
+    if not bank:
+        return []
+    offer = ""
+    if bank.get("offered") is not None:
+        skipped = bank.get("skipped") or []
+        offer = (f"bank offered to position {bank['offered']}"
+                 + (f" (passed over {_positions(skipped)})" if skipped else "") + ": ")
+    if bank.get("taken_by") is not None:
+        return [f"  {offer}position {bank['taken_by']} banks {_money(bank.get('amount'))}"]
+    if bank.get("declined"):
+        return [f"  {offer}declined, the house banks"]
+    return [f"  {offer}not answered"] if offer else []
+
+
+def _pot_lines(view: dict[str, Any]) -> list[str]:
+    """A home-play deal: the pot's sum, who took it or that it carried over, and each seat."""
+    pot = view["pot"]
+    total = (f"  pot {_money(pot['carried'])} carried in + {_money(pot['antes'])} antes = "
+             f"{_money(pot['total'])}: ")
+    if pot["winner"] is not None:
+        lines = [total + f"taken by position {pot['winner']} (both highest hands)"]
+    else:
+        lines = [total + f"carried over (highest low hand {_positions(pot['best_low'])}, "
+                         f"highest high hand {_positions(pot['best_high'])}); "
+                         f"positions {_positions(pot['exempt_next'])} skip the next ante"]
+    for seat in view["seats"]:
+        marks = [m for m, on in (("highest low", seat["best_low"]),
+                                 ("highest high", seat["best_high"]),
+                                 ("fouled", seat["fouled"]),
+                                 ("re-set by the house way", seat["reset_from"])) if on]
+        lines.append(f"  seat {seat['position']}    {_cards(seat['setting']):<28} "
+                     f"ante {_money(seat['ante'])}  {seat['outcome']:<5}  "
+                     f"{'(' + ', '.join(marks) + ')  ' if marks else ''}net {_money(seat['net'])}")
+    return lines
+
+
+def recall_text(recall: RoundRecall) -> str:
+    """A settled round for a person: who banked (or the pot), and each seat's setting, wager,
+    outcome and net."""
+    view = recall.to_json()
+    lines = [_round_line(view)]
+    if view.get("mode") == "pot":
+        return "\n".join([*lines, *_pot_lines(view)])
+    banker = view["banker"]
+    who = "the house" if banker == 1 else "a player"
+    lines += _bank_line(view.get("bank"))
+    lines.append(f"  banker {banker} ({who})  {_cards(view['banker_setting']):<28} "
+                 f"net {_money(view['banker_net'])}")
     for seat in view["seats"]:
         fortune = f"  fortune {_money(seat['fortune'])}" if seat["fortune"] else ""
         lines.append(

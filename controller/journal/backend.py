@@ -139,6 +139,35 @@ class Backend(ABC):
             cur.execute(self._sql(sql), tuple(params))
             return [self._row(raw) for raw in cur.fetchall()]
 
+    def rows_of_kinds(self, kinds: Sequence[str], *, after: int = 0, before: int | None = None,
+                      last: int | None = None,
+                      round_ids: Sequence[str] | None = None) -> list[Row]:
+        """Rows of ``kinds`` with ``after < seq < before`` (and in ``round_ids``), in sequence
+        order; with ``last``, only the latest ``last`` of them.
+
+        One query per kind, each ``kind = ? ... ORDER BY seq DESC LIMIT ?``, which the
+        ``(kind, seq)`` index answers by reading only the rows returned (a query naming rounds
+        uses the ``(round_id, seq)`` index); all in one snapshot, merged here.
+        """
+        found: list[Row] = []
+        with self._lock, self._transaction(write=False) as cur:
+            for kind in kinds:
+                where, params = ["kind = ?", "seq > ?"], [kind, after]
+                if before is not None:
+                    where.append("seq < ?")
+                    params.append(before)
+                if round_ids is not None:
+                    where.append(f"round_id IN ({', '.join('?' for _ in round_ids)})")
+                    params.extend(round_ids)
+                sql = f"{SELECT} WHERE {' AND '.join(where)} ORDER BY seq"
+                if last is not None:
+                    sql = f"{sql} DESC LIMIT ?"
+                    params.append(last)
+                cur.execute(self._sql(sql), tuple(params))
+                found.extend(self._row(raw) for raw in cur.fetchall())
+        found.sort(key=lambda row: row.seq)
+        return found if last is None else found[-last:]
+
     def scan(self, consume: Callable[[Iterator[Row], tuple[int, str]], T]) -> T:
         """``consume(every row in order, head)`` inside one snapshot, rows streamed."""
         with self._lock, self._transaction(write=False) as cur:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -30,11 +30,21 @@ from .errors import (
 from .kinds import CLOSING, FAULT_KINDS, SETTLE
 from .postgres_store import PostgresBackend
 from .recall import OpenRound, RoundRecall, active_faults, open_rounds, recalls
-from .records import Randomness, Record, Role, Row, check_actor, check_payload, check_round_id
+from .records import (
+    KIND_WORD,
+    Randomness,
+    Record,
+    Role,
+    Row,
+    check_actor,
+    check_payload,
+    check_round_id,
+)
 from .records import hash_row as _hash_row
 from .sqlite_store import SqliteBackend
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_ROUNDS_PER_QUERY = 500  # round ids per query: well inside SQLite's and libpq's limits
 
 
 def _marks(values: tuple[object, ...]) -> str:
@@ -119,6 +129,51 @@ class Journal:
         while chunk := self.records(after=after, limit=batch):
             yield from chunk
             after = chunk[-1].seq
+
+    def records_of_kind(self, kinds: str | Iterable[str], *, last: int | None = None,
+                        after: int = 0, before: int | None = None,
+                        round_ids: Iterable[str] | None = None) -> list[Record]:
+        """Records of the given kinds, oldest first, read through the ``(kind, seq)`` index:
+        with ``last=N`` only the latest N; ``after``/``before`` bound the sequence numbers
+        (exclusive); ``round_ids`` keeps only those rounds' records (asked 500 ids a query)."""
+        wanted = (kinds,) if isinstance(kinds, str) else tuple(dict.fromkeys(kinds))
+        if not wanted:
+            raise QueryError("ask for one record kind or more")
+        for kind in wanted:
+            if not isinstance(kind, str) or not KIND_WORD.fullmatch(kind):
+                raise QueryError(f"record kind must be a lower-case word, not {kind!r}")
+        if last is not None and (isinstance(last, bool) or not isinstance(last, int)
+                                 or last < 1):
+            raise QueryError(f"ask for one record or more, not {last!r}")
+        for name, bound in (("after", after), ("before", before)):
+            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+                raise QueryError(f"{name} must be a record number, not {bound!r}")
+        rounds = None if round_ids is None else tuple(dict.fromkeys(round_ids))
+        if rounds is not None:
+            bad = [r for r in rounds if not isinstance(r, str)]
+            if bad:
+                raise QueryError(f"round ids must be text, not {bad[0]!r}")
+            if not rounds:
+                return []
+        batches = [None] if rounds is None else [
+            rounds[i:i + _ROUNDS_PER_QUERY] for i in range(0, len(rounds), _ROUNDS_PER_QUERY)]
+        rows = []
+        with self._driver():
+            for batch in batches:
+                rows += self._backend.rows_of_kinds(wanted, after=after, before=before,
+                                                    last=last, round_ids=batch)
+        if len(batches) > 1:
+            rows.sort(key=lambda row: row.seq)
+            rows = rows if last is None else rows[-last:]
+        try:
+            return [Record.from_row(row) for row in rows]
+        except ValueError as err:
+            raise JournalCorruptError(f"{self.where}: {err}; run verify") from err
+
+    def last_of_kind(self, kind: str) -> Record | None:
+        """The latest record of ``kind``, or None when there is none."""
+        found = self.records_of_kind(kind, last=1)
+        return found[0] if found else None
 
     def round(self, round_id: str) -> list[Record]:
         """A round's records in order."""

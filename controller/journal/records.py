@@ -25,6 +25,8 @@ FORMAT: Final = "paigow-journal/1"
 """The name of this record and hash format, stored in the journal's meta table."""
 
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
+KIND_WORD: Final = _KIND
+"""What a record kind looks like: a lower-case word of 40 characters at most."""
 _ROUND = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 _HASH = re.compile(r"[0-9a-f]{64}")
 _SEEDED = re.compile(r"seeded:(-?[0-9]{1,40})")

@@ -8,6 +8,11 @@ shape: ``{"type": ..., "v": 1, ...fields}``, cards and tiles as canonical text (
 dice and cards or tiles, and a settlement's recorded nets must match its seats and sum to zero.
 Any fault is a NotationError naming it.
 
+Home play's pot deal (``home_pot.PotResult``) is a ``settle`` record too, told apart by its
+``pot`` block (``banker`` is null; each player's ante is its seat's bet; settings in the block
+are ``LOW / HIGH`` text, the form the round engine has written since home play began).  Decoding
+re-derives the highest hands from the recorded ranks, the winner, the totals and the nets.
+
 Both games share the types: a tile table's ``deal``, ``set``, ``compare`` and ``settle`` records
 carry ``"game": "tiles"`` (settings hold tile codes, a deal holds ``"stacks"`` of four tiles
 instead of ``"hands"``); without a ``game`` field a record is Pai Gow Poker's, as every record
@@ -25,6 +30,7 @@ from .dealing import Deal, deal, deal_cards
 from .dice import TILE_POSITIONS, Dice
 from .errors import NotationError, RulesError
 from .fortune import FortuneResult, Line
+from .home_pot import PotHand, PotResult
 from .seat import Bet, HandSet, SetBy
 from .setting import Setting
 from .showdown import Comparison, HandResult, Outcome, Reason, Side
@@ -34,7 +40,8 @@ from .tiles import Tile, parse_tiles
 
 SCHEMA_VERSION: Final = 1
 GAMES: Final = ("poker", "tiles")  # values of a record's "game" field; absent means poker
-Event = Dice | Deal | TileDeal | Bet | HandSet[Any] | Comparison[Any] | Settlement[Any]
+Event = (Dice | Deal | TileDeal | Bet | HandSet[Any] | Comparison[Any] | Settlement[Any]
+         | PotResult[Any])
 """Any record the rules core's acts return."""
 AnySetting = Setting | TileSetting
 """A setting of either game."""
@@ -130,6 +137,18 @@ def _settlement(s: Settlement[AnySetting]) -> Json:
     }
 
 
+def _pot_settlement(p: PotResult[AnySetting]) -> Json:
+    """A pot deal's ``settle`` record: ``banker`` null, the ``pot`` block, each ante as a bet."""
+    return {
+        **_game(p.hands[0].setting if p.hands else None),
+        "banker": None, "pot": p.to_json(),
+        "seats": [{"bet": {"position": h.position, "wager": h.ante, "fortune": 0},
+                   "comparison": None, "commission": 0, "fortune": None, "envy": 0}
+                  for h in p.hands],
+        "net": {str(pos): n for pos, n in sorted(p.net_by_position().items())},
+    }
+
+
 def to_json(event: Event) -> Json:
     """The JSON form of a record: ``{"type", "v", ...fields}``."""
     encoders: tuple[tuple[str, type[Any], Callable[[Any], Json]], ...] = (
@@ -140,6 +159,7 @@ def to_json(event: Event) -> Json:
         ("set", HandSet, _set),
         ("compare", Comparison, _comparison),
         ("settle", Settlement, _settlement),
+        ("settle", PotResult, _pot_settlement),
     )
     for name, kind, encode in encoders:
         if isinstance(event, kind):
@@ -297,13 +317,81 @@ def _read_settlement(data: Mapping[str, Any]) -> Settlement[AnySetting]:
     return made
 
 
+def _setting_text(text: object, key: str, game: str) -> AnySetting:
+    if not isinstance(text, str):
+        raise NotationError(f"field {key!r} must be a 'LOW / HIGH' text, not {text!r}")
+    if game == "tiles":
+        return TileSetting.parse(text)
+    return Setting.parse(text)
+
+
+def _read_pot_hand(data: Mapping[str, Any], game: str) -> PotHand[AnySetting]:
+    reset = data.get("reset_from")
+    return PotHand(
+        position=_get(data, "position", int), ante=_get(data, "ante", int),
+        setting=_setting_text(data.get("setting"), "setting", game),
+        low_rank=_get(data, "low_rank", int), high_rank=_get(data, "high_rank", int),
+        fouled=_get(data, "fouled", bool),
+        reset_from=None if reset is None else _setting_text(reset, "reset_from", game),
+    )
+
+
+def _holders(hands: Sequence[PotHand[AnySetting]], low: bool) -> list[int]:
+    live = [h for h in hands if not h.fouled]
+    if not live:
+        return []
+    best = max(h.low_rank if low else h.high_rank for h in live)
+    return [h.position for h in live if (h.low_rank if low else h.high_rank) == best]
+
+
+def _read_pot(data: Mapping[str, Any]) -> PotResult[AnySetting]:
+    """A pot deal's settlement, re-checked: the holders of the highest hands follow from the
+    ranks, the winner from the holders, and the totals, seats and nets from the hands."""
+    game = _game_of(data)
+    block = _get(data, "pot", dict)
+    hands = tuple(_read_pot_hand(h, game) for h in _get(block, "hands", list))
+    positions = [h.position for h in hands]
+    if positions != sorted(set(positions)):
+        raise NotationError(f"pot hands must be in position order, once each: {positions!r}")
+    best_low = _ints(_get(block, "best_low", list), "best_low")
+    best_high = _ints(_get(block, "best_high", list), "best_high")
+    for key, held, low in (("best_low", best_low, True), ("best_high", best_high, False)):
+        if list(held) != _holders(hands, low):
+            raise NotationError(f"pot {key} {list(held)!r} does not follow from the hands' "
+                                f"ranks: expected {_holders(hands, low)!r}")
+    winner = _maybe(block, "winner", int)
+    expected = best_low[0] if len(best_low) == 1 and best_low == best_high else None
+    if winner != expected:
+        raise NotationError(f"pot winner {winner!r} does not follow from the highest hands "
+                            f"(low {list(best_low)!r}, high {list(best_high)!r}): "
+                            f"expected {expected!r}")
+    carried = _get(block, "carried", int)
+    negative = [(k, v) for k, v in [("carried", carried), *(("ante", h.ante) for h in hands)]
+                if v < 0]
+    if negative:
+        raise NotationError(f"pot {negative[0][0]} {negative[0][1]!r} must be whole cents >= 0")
+    made = PotResult(carried, hands, best_low, best_high, winner)
+    if data.get("banker") is not None:
+        raise NotationError(f"a pot deal has no banker, not {data['banker']!r}")
+    again = _pot_settlement(made)
+    for key in ("pot", "seats", "net"):
+        if key in data and data[key] != again[key]:
+            raise NotationError(f"pot settlement {key} {data[key]!r} does not match its hands: "
+                                f"expected {again[key]!r}")
+    return made
+
+
+def _read_settle(data: Mapping[str, Any]) -> Settlement[AnySetting] | PotResult[AnySetting]:
+    return _read_pot(data) if "pot" in data else _read_settlement(data)
+
+
 _DECODERS: Final[Mapping[str, Callable[[Mapping[str, Any]], Event]]] = {
     "roll": lambda d: Dice.of(_ints(_get(d, "dice", list), "dice")),
     "deal": _read_deal,
     "bet": _read_bet,
     "set": _read_set,
     "compare": _read_comparison,
-    "settle": _read_settlement,
+    "settle": _read_settle,
 }
 
 
