@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 from ..profile import DEFAULT_PROFILE, load_profile
 from ..rules.cards import format_cards
@@ -132,7 +133,7 @@ def cmd_ev(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(sub: Any) -> None:
     """Register ``ev``."""
     p = sub.add_parser("ev", help="exact EV of each setting of a hand against the house way")
     p.add_argument("game", choices=["poker"])
