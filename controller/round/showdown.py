@@ -9,7 +9,7 @@ deviation from the house way is flagged by a ``deviation`` record just before th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..journal import Record, Role
 from ..journal.kinds import fault_cleared
@@ -213,7 +213,7 @@ class ShowdownEngine(RoundEngine[S]):
         at a pot game, settle the pot (``settle`` record with a ``pot`` block)."""
         if self.game.play.pot is not None:
             pot_result = self._pot_settlement(who)
-            return self._append(_pot_record(pot_result), who.actor, who.role)
+            return self._append(to_json(pot_result), who.actor, who.role)
         self.verify_settle(who)
         state = self.round
         assert state is not None and state.exposure is not None
@@ -226,13 +226,3 @@ class ShowdownEngine(RoundEngine[S]):
         bets = [bet for bet, _ in state.bets.values()]
         result = self.game.settle(self._hands(), bets, state.banker, state.bank)
         return self._append(to_json(result), who.actor, who.role)
-
-
-def _pot_record(result: PotResult[Any]) -> dict[str, Any]:
-    """A pot deal's ``settle`` record: the pot block, each player's ante as its bet, nets."""
-    net = result.net_by_position()
-    return {"type": "settle", "v": 1, "banker": None, "pot": result.to_json(),
-            "seats": [{"bet": {"position": h.position, "wager": h.ante, "fortune": 0},
-                       "comparison": None, "commission": 0, "fortune": None, "envy": 0}
-                      for h in result.hands],
-            "net": {str(p): n for p, n in sorted(net.items())}}
