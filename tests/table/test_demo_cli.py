@@ -31,12 +31,18 @@ def _artwork() -> None:
         pytest.skip("card artwork missing and scripts/test_assets.sh failed (no network?)")
 
 
-@pytest.mark.parametrize(("game", "seed"), [("poker", 31), ("tiles", 32)])
-def test_demo_plays_n_rounds_and_its_journal_verifies_and_replays(game: str, seed: int,
-                                                                   tmp_path: Path) -> None:
+@pytest.mark.parametrize(("game", "seed", "profile"), [
+    ("poker", 31, None), ("tiles", 32, None),
+    # issue 8's tables: home play, banking rotation, heads-up for either game
+    ("poker", 33, "home"), ("poker", 34, "rotation"), ("poker", 35, "heads-up"),
+    ("tiles", 36, "tiles-heads-up"),
+])
+def test_demo_plays_n_rounds_and_its_journal_verifies_and_replays(
+        game: str, seed: int, profile: str | None, tmp_path: Path) -> None:
     journal = tmp_path / "demo.sqlite"
+    chosen = [] if profile is None else ["--profile", profile]
     done = paigow("demo", "--game", game, "--rounds", "3", "--no-display", "--seed", str(seed),
-                  "--journal", str(journal))
+                  "--journal", str(journal), *chosen)
     assert done.returncode == 0, done.stderr
     ids = [m.group(1) for line in done.stdout.splitlines() if (m := ROUND_LINE.match(line))]
     assert len(ids) == 3
@@ -51,6 +57,9 @@ def test_demo_plays_n_rounds_and_its_journal_verifies_and_replays(game: str, see
         assert closed == ids
         draws = {str(r.randomness) for r in stored.records() if r.randomness is not None}
         assert draws == {f"seeded:{seed}"}
+        if profile is not None:
+            opened = [r.payload() for r in stored.records() if r.kind == "round_opened"]
+            assert [o["profile"] for o in opened] == [profile] * 3
     finally:
         stored.close()
     replay = paigow("replay", str(journal))
