@@ -51,18 +51,18 @@ def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
     """Patches of ``size`` centred on ``centre`` (original pixels), ``step`` image pixels per
     patch pixel, from ``image`` (a pyramid level ``f`` times the original size), at once."""
     w, h = size
-    u = np.arange(w, dtype=np.float64) - (w - 1) / 2
-    v = np.arange(h, dtype=np.float64) - (h - 1) / 2
-    dx, dy = down[:, 0] * step, down[:, 1] * step
-    rx, ry = dy, -dx  # the patch x axis in the image
-    cx = (centre[:, 0] + 0.5) * f - 0.5
-    cy = (centre[:, 1] + 0.5) * f - 0.5
+    u = np.arange(w, dtype=np.float32) - (w - 1) / 2
+    v = np.arange(h, dtype=np.float32) - (h - 1) / 2
+    dx = (down[:, 0] * step).astype(np.float32)[:, None, None]
+    dy = (down[:, 1] * step).astype(np.float32)[:, None, None]
+    cx = ((centre[:, 0] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
+    cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
     uu, vv = u[None, None, :], v[None, :, None]
-    mx = cx[:, None, None] + uu * rx[:, None, None] + vv * dx[:, None, None]
-    my = cy[:, None, None] + uu * ry[:, None, None] + vv * dy[:, None, None]
+    # The patch x axis in the image is (dy, -dx).
+    mx = cx + uu * dy + vv * dx
+    my = cy - uu * dx + vv * dy
     n = len(centre)
-    out = cv2.remap(image, mx.reshape(n * h, w).astype(np.float32),
-                    my.reshape(n * h, w).astype(np.float32), cv2.INTER_LINEAR,
+    out = cv2.remap(image, mx.reshape(n * h, w), my.reshape(n * h, w), cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, np.uint8).reshape(n, h, w, 3)
 
@@ -86,27 +86,28 @@ def cut(pyramid: Pyramid, groups: Groups, sense: int) -> tuple[F32, F32]:
 
 
 def describe(ranks: NDArray[np.uint8], suits: NDArray[np.uint8]) -> tuple[F32, F32]:
-    """Unit vectors: rank patches as grey ink, suit patches as ink per colour channel."""
+    """Unit vectors: rank patches as grey ink, suit patches as ink per colour channel.
+
+    A rank is compared by shape alone: its darkness, centred and scaled to unit length, so
+    the paper's brightness cancels. A suit keeps its colour: each channel is taken relative
+    to the patch's paper in that channel (the brightest of its 3 x 3 means) before the
+    three are joined.
+    """
     n = len(ranks)
     if n == 0:
         return np.zeros((0, RANK[0] * RANK[1]), np.float32), np.zeros(
             (0, SUIT[0] * SUIT[1] * 3), np.float32)
     flat = ranks.reshape(-1, 3)
-    grey = cv2.min(cv2.min(flat[:, 0], flat[:, 1]), flat[:, 2]).reshape(n, -1).astype(np.float32)
-    return _unit(_ink(grey[:, :, None]).reshape(n, -1)), _unit(
-        _ink(suits.reshape(n, -1, 3).astype(np.float32)).reshape(n, -1))
-
-
-def _ink(flat: F32) -> F32:
-    """Darkness relative to the patch's paper (its 90th percentile, per channel)."""
-    k = int(0.9 * (flat.shape[1] - 1))
-    white = np.partition(flat, k, axis=1)[:, k:k + 1]
-    out: F32 = (1.0 - np.minimum(flat / np.maximum(white, 1.0), 1.2)).astype(np.float32)
-    return out
+    grey = cv2.min(cv2.min(flat[:, 0], flat[:, 1]), flat[:, 2]).reshape(n, -1)
+    soft = cv2.blur(suits.reshape(n * SUIT[1], SUIT[0], 3), (3, 3)).reshape(n, -1, 3)
+    brightest = np.ascontiguousarray(soft.transpose(0, 2, 1)).max(axis=2)  # fast axis last
+    white = np.maximum(brightest[:, None, :], 1).astype(np.float32)
+    ink = suits.reshape(n, -1, 3) * (-1.0 / white)
+    return _unit(-grey.astype(np.float32)), _unit(ink.reshape(n, -1))
 
 
 def _unit(v: F32) -> F32:
     v = v - v.mean(axis=1, keepdims=True)
-    out: F32 = (v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)).astype(
-        np.float32)
+    norm = np.sqrt(np.einsum("ij,ij->i", v, v))
+    out: F32 = (v / np.maximum(norm, 1e-6)[:, None]).astype(np.float32, copy=False)
     return out

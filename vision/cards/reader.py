@@ -102,34 +102,37 @@ class CardReader:
             if not marks & taken:
                 chosen.append(i)
                 taken |= marks
+        if not chosen:
+            return []
+        pick = np.array(sorted(chosen))
+        sense = turned[pick].astype(int)
+        rd = np.where(sense[:, None] == 1, dist[1][0][pick], dist[0][0][pick])
+        sd = np.where(sense[:, None] == 1, dist[1][1][pick], dist[0][1][pick])
+        r_best, r_odds, r_p, r_d = _decide(rd)
+        s_best, s_odds, s_p, s_d = _decide(sd)
         t = self.thresholds
         ranks, suits = self.deck.ranks, self.deck.suits
+        seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical)
+        confident = (np.minimum(r_odds, s_odds) >= t.odds) & (
+            r_d <= t.typical * ranks.typical) & (s_d <= t.typical * suits.typical)
+        codes = [ranks.names[a] + suits.names[b] for a, b in zip(r_best, s_best, strict=True)]
+        k = np.array([self._code_at.get(c, 0) for c in codes], np.int64)
+        # Where each card lies: from the suit's centroid, by the deck's offsets for its face.
+        ends = groups.ends[pick, sense]
+        axis = ends[:, 1] - ends[:, 0]
+        length = np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-6)
+        down = axis / length[:, None]
+        right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+        width = length / self.deck.lengths[k].astype(np.float64)
+        off = self.deck.offsets[k].astype(np.float64)
+        center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
+        score = np.minimum(r_p, s_p)
         reads = []
-        for i in sorted(chosen):
-            sense = int(turned[i])
-            r_best, r_odds, r_p = _decide(dist[sense][0][i])
-            s_best, s_odds, s_p = _decide(dist[sense][1][i])
-            r_d, s_d = dist[sense][0][i, r_best], dist[sense][1][i, s_best]
-            if r_d > t.seen * ranks.typical or s_d > t.seen * suits.typical:
-                continue
-            code = ranks.names[r_best] + suits.names[s_best]
-            sure = (
-                code in self._code_at and min(r_odds, s_odds) >= t.odds
-                and r_d <= t.typical * ranks.typical and s_d <= t.typical * suits.typical
-            )
-            k = self._code_at.get(code, 0)
-            reads.append(self._locate(groups, i, sense, k, min(r_p, s_p), code if sure else None))
+        for j in np.flatnonzero(seen).tolist():
+            code = codes[j] if confident[j] and codes[j] in self._code_at else None
+            reads.append(_Read(code, float(score[j]), center[j], right[j], down[j],
+                               float(width[j]), None if code else "unsure"))
         return reads
-
-    def _locate(self, g: Groups, i: int, sense: int, k: int, score: float,
-                code: str | None) -> _Read:
-        _, suit, down, length = patch.geometry(g.take(np.array([i])), sense)
-        d = down[0]
-        right = np.array([d[1], -d[0]])
-        width = float(length[0]) / float(self.deck.lengths[k])
-        ox, oy = (float(o) for o in self.deck.offsets[k])
-        center = suit[0] + width * (ox * right + oy * d)
-        return _Read(code, score, center, right, d, width, None if code else "unsure")
 
     def _item(self, r: _Read) -> Item:
         hw, hh = r.width / 2, r.width * self.deck.aspect / 2
@@ -143,13 +146,17 @@ class CardReader:
         )
 
 
-def _decide(d: F64) -> tuple[int, float, float]:
-    """Best class, its log-likelihood ratio over the runner-up, and its posterior."""
-    order = np.argsort(d)
-    best = int(order[0])
-    odds = float(d[order[1]] - d[best]) / 2 if len(d) > 1 else float("inf")
-    posterior = 1.0 / float(np.exp(-(d - d[best]) / 2).sum())
-    return best, odds, posterior
+def _decide(d: F64) -> tuple[NDArray[np.int64], F64, F64, F64]:
+    """Per row of distances: the best class, its log-likelihood ratio over the runner-up,
+    its posterior and its distance."""
+    two = np.argpartition(d, 1, axis=1)[:, :2]
+    rows = np.arange(len(d))
+    first, second = d[rows, two[:, 0]], d[rows, two[:, 1]]
+    swap = second < first
+    best = np.where(swap, two[:, 1], two[:, 0])
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    posterior = 1.0 / np.exp(-(d - low[:, None]) / 2).sum(axis=1)
+    return best.astype(np.int64), (high - low) / 2, posterior, low
 
 
 def _like_sizes(reads: list[_Read], widths: tuple[float, float]) -> list[_Read]:

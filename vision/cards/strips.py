@@ -1,10 +1,15 @@
 """Faces without a corner index (this artwork's joker): found by their edge strip.
 
-In a spread each covered card shows only its left strip. A face without an index is
-sought beside every card already found, in that card's own frame (a spread keeps the turn and
-size of its cards): the band left and right of the card is straightened and searched for
-the face's left strip, upright or turned, by normalised correlation. The face is named only
-where the strip matches well, away from every card already read, and only once per frame.
+In a spread each covered card shows only its left strip. A face without an index is sought
+only where a spread leaves room for a card: one step (``SLOT``) left or right of a card
+already read, level with it, where no card is read and paper shows beyond the read card's
+edge. There the band is straightened in the read card's frame (a spread keeps the turn and
+size of its cards) and searched for the face's left strip, upright or turned, by normalised
+correlation. The strip alone is weak evidence (thin line art, blurred), so the face is named
+only where it also has a left edge (``_edge``), lies wholly in the frame and on paper
+(``_on_cards``), shows a blank index corner (``_blank``: every other face has ink there, so
+a card whose index went unread is not taken for it), lies away from every card already
+found, and only once per frame.
 """
 
 from __future__ import annotations
@@ -19,46 +24,48 @@ from ..items import Item, Point
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
 
 WIDTH = 40  # card width in band pixels
 STRIP = (0.06, 0.24)  # the strip compared, from the card's left edge, in card widths
 ROWS = (0.1, 1.02)  # its rows in the band (the card spans 0.06 .. 1.06 band heights)
-REACH = (0.16, 0.62)  # where a neighbour's left edge may lie from a card's, in card widths
-GAP = 0.42  # a read neighbour nearer than this leaves no room for a strip between
-ACCEPT = 0.9  # the least correlation that names the face (false jokers were seen at 0.8)
+SLOT = (0.2, 0.45)  # where a neighbour's left edge lies from a card's in a spread, card widths
+LEVEL = 0.1  # how far its top may lie above or below the card's, card widths
+CORNER = (0.025, 0.2, 0.04, 0.22)  # index corner (x0, x1, y0, y1), card widths from top-left
+REACH = 3  # pixels around a point searched for paper (ink strokes are thinner)
+FELT = 0.55  # a card's paper is brighter than this fraction of the brightest paper near it
+EDGE = 0.99  # left of a card's edge is darker than this fraction of its paper
+INK = 0.7  # darker than this fraction of the paper is ink
+ACCEPT = 0.63  # the least strip correlation that names the face
 BLUR = 1.0
 
 
 def learn(cards: Mapping[str, Image], strip_codes: Sequence[str], aspect: float,
           rng: np.random.Generator, samples: int = 24) -> tuple[F32, float]:
     """Strip templates of ``strip_codes`` (two per face: upright, turned), stacked as
-    (2 * len, height, width), and the correlation that names a face.
+    (2 * len, height, width), and the correlation that names a face (``ACCEPT``).
 
     Each template is the mean strip of the face rendered ``samples`` times by the training
     camera and straightened from a slightly wrong pose, as a neighbour's pose would give.
-    The threshold sits above what the left strips of all other faces reach.
+    The correlation alone does not tell the face from every other face's strip (thin line
+    art, blurred); ``find`` adds what the spread and the paper show.
     """
     from .samples import TRAINING_CAMERA  # the one camera of calibration
 
     if not strip_codes:
         return np.zeros((0, 0, 0), np.float32), 1.0
     height = round(WIDTH * aspect)
-    templates = []
-    for code in strip_codes:
-        for turned in (False, True):
-            face = cards[code][::-1, ::-1] if turned else cards[code]
-            cuts = [_sample_strip(face, height, rng, TRAINING_CAMERA) for _ in range(samples)]
-            templates.append(np.mean(cuts, axis=0).astype(np.float32))
-    stack = np.stack(templates)
-    others = [c for c in cards if c not in strip_codes]
-    worst = 0.0
-    for code in rng.choice(others, size=min(len(others), 2 * samples), replace=False):
-        face = cards[str(code)]
-        strip = _sample_strip(face[::-1, ::-1] if rng.random() < 0.5 else face, height, rng,
-                              TRAINING_CAMERA)
-        for t in stack:
-            worst = max(worst, float(cv2.matchTemplate(strip, t, cv2.TM_CCOEFF_NORMED).max()))
-    return stack, max(ACCEPT, worst + 0.1)
+
+    def mean_strips(codes: Sequence[str], count: int) -> F32:
+        out = []
+        for code in codes:
+            for turned in (False, True):
+                face = cards[code][::-1, ::-1] if turned else cards[code]
+                cuts = [_sample_strip(face, height, rng, TRAINING_CAMERA) for _ in range(count)]
+                out.append(np.mean(cuts, axis=0).astype(np.float32))
+        return np.stack(out)
+
+    return mean_strips(strip_codes, samples), ACCEPT
 
 
 def _sample_strip(face: Image, height: int, rng: np.random.Generator, camera: object) -> F32:
@@ -114,60 +121,142 @@ def _grey(image: Image) -> F32:
 
 def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float,
          aspect: float, items: Sequence[Item]) -> list[Item]:
-    """Cards of ``strip_codes`` beside the card ``items`` already found in ``frame``."""
+    """Cards of ``strip_codes`` beside the card ``items`` already found in ``frame``.
+
+    A face is sought only where a spread leaves room for a card: its left edge one step
+    (``SLOT`` card widths) left or right of a read card's, level with it, where no card is
+    read. There its strip must match (``accept``), its left edge must show (``_edge``), its
+    paper must reach its far edges (``_on_cards``) and its index corner be blank
+    (``_blank``): a card whose index went unread has ink there.
+    """
     if not strip_codes or templates.size == 0 or not items:
         return []
     height = round(WIDTH * aspect)
     found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]] = []
     x0 = round(STRIP[0] * WIDTH)
+    r0 = round(ROWS[0] * height)
     th, tw = templates.shape[1:]
-    need = float(templates.std(axis=(1, 2)).min()) * 0.6
     known = [i for i in items if i.code is not None]
-    centres = np.array([i.center for i in known]).reshape(-1, 2)
-    for item in known:
-        quad = np.array(item.corners)
-        width = float(np.hypot(*(quad[1] - quad[0])))
+    if not known:
+        return []
+    quads = np.array([i.corners for i in known], np.float64)  # (n, 4, 2)
+    centres = np.array([i.center for i in known], np.float64)
+    tl, edge_r, edge_d = quads[:, 0], quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]
+    widths = np.hypot(edge_r[:, 0], edge_r[:, 1])
+    right_axis = edge_r / np.maximum(widths, 1e-6)[:, None]
+    down_axis = edge_d / np.maximum(np.hypot(edge_d[:, 0], edge_d[:, 1]), 1e-6)[:, None]
+    rel = centres[None, :, :] - centres[:, None, :]  # (item, other, xy)
+    along = np.einsum("ijk,ik->ij", rel, right_axis) / widths[:, None]
+    level = np.abs(np.einsum("ijk,ik->ij", rel, down_axis)) / widths[:, None] < 0.3
+    white = _lows(frame, tl, edge_r, edge_d, *_MARGIN).max(axis=1)
+    # A card in a slot shows paper just beyond the read card's edge on that side; a read
+    # card in the slot leaves no room.
+    room = []
+    for side, u in ((-1, -0.08), (1, 1.08)):
+        beside = _lows(frame, tl, edge_r, edge_d, np.full(len(_SIDE), u), _SIDE)
+        near = side * along
+        taken = ((near > SLOT[0] - 0.05) & (near < SLOT[1] + 0.05) & level).any(axis=1)
+        room.append((np.mean(beside > FELT * white[:, None], axis=1) >= 0.6) & ~taken)
+    for n, which in zip(*np.nonzero(np.stack(room, axis=1)), strict=True):
+        side = -1 if which == 0 else 1
+        quad, width = quads[n], float(widths[n])
         if width < 20:
             continue
-        # Left of a card lies the card it covers; right of it only the top card of a spread
-        # can show a strip, so the right side is searched only where no card is read there.
-        right_axis = (quad[1] - quad[0]) / width
-        down_axis = (quad[3] - quad[0]) / max(float(np.hypot(*(quad[3] - quad[0]))), 1e-6)
-        rel = centres - np.array(item.center)
-        along, across = rel @ right_axis / width, np.abs(rel @ down_axis) / width
-        level = across < 0.3
-        covered = bool(((along > REACH[0]) & (along < REACH[1] + 0.1) & level).any())
-        # A read card just left of this one shows its own strip there: no room for another.
-        filled = bool(((along < -REACH[0]) & (along > -GAP) & level).any())
-        if filled and covered:
-            continue
-        span = (-REACH[1] if not filled else -REACH[0],
-                STRIP[1] if covered else REACH[1] + STRIP[1])
+        lo, hi = (-SLOT[1], -SLOT[0]) if side < 0 else SLOT
+        span = (lo - 0.02, hi + STRIP[1] + 0.02)
         grey, m = _band(frame, quad, height, span)
-        # Offsets within REACH only (the card's own edge is no neighbour), and no window
-        # much flatter than the face's strip (those correlate by chance).
-        mean = cv2.boxFilter(grey, -1, (tw, th))
-        std = np.sqrt(np.maximum(cv2.boxFilter(grey * grey, -1, (tw, th)) - mean * mean, 0))
-        rows, cols = grey.shape[0] - th + 1, grey.shape[1] - tw + 1
-        xs = (np.arange(cols) - x0) / WIDTH + span[0]
-        bad = std[th // 2:th // 2 + rows, tw // 2:tw // 2 + cols] < need
-        bad |= (np.abs(xs) < REACH[0])[None, :]
+        cols = np.arange(grey.shape[1] - tw + 1)
+        xs = (cols - x0) / WIDTH + span[0]  # the strip's card edge from this card's
+        rows = grey.shape[0] - th + 1
+        lift = (np.arange(rows) - r0) / WIDTH  # its top from this card's, card widths
+        bad = ((xs < lo) | (xs > hi))[None, :] | (np.abs(lift) > LEVEL)[:, None]
         for k, code in enumerate(strip_codes):
             for turn in (0, 1):
                 res = cv2.matchTemplate(grey, templates[2 * k + turn], cv2.TM_CCOEFF_NORMED)
                 res[bad] = -1.0
                 y, x = np.unravel_index(int(np.argmax(res)), res.shape)
                 score = float(res[y, x])
-                if score < accept:
+                top = int(y) - r0 + round(0.06 * height)
+                if score < accept or not _blank(grey, int(x) - x0, top):
+                    continue
+                if _edge(grey, int(x) - x0, top, height) > EDGE:
                     continue
                 # The template's top-left, then the card's, in band pixels.
                 bx = float(x) - x0 + STRIP[0] * WIDTH
-                by = float(y) - round(ROWS[0] * height) + 0.06 * height
+                by = float(y) - r0 + 0.06 * height
                 corner = m[:, :2] @ np.array([bx, by]) + m[:, 2]
                 right = m[:, 0] / np.hypot(*m[:, 0])
                 down = m[:, 1] / np.hypot(*m[:, 1])
+                if not _on_cards(frame, corner, right * width, down * width * aspect,
+                                 float(white[n])):
+                    continue
                 found.append((score, code, corner, right, down, width))
     return _decide(found, aspect, items)
+
+
+def _lows(frame: Image, corner: F64, right: F64, down: F64, u: F64, v: F64,
+          reach: int = 0) -> F32:
+    """The darkest channel of ``frame`` at points (u, v) of the cards at ``corner`` (N x 2,
+    with their right and down edges as vectors): N x len(u) values (or len(u) for one).
+    With ``reach``, the brightest within that many pixels of each point (paper beside a
+    stroke of ink, not beside the felt)."""
+    pts = (corner[..., None, :] + u[:, None] * right[..., None, :]
+           + v[:, None] * down[..., None, :])
+    h, w = frame.shape[:2]
+    x = np.round(pts[..., 0]).astype(int)
+    y = np.round(pts[..., 1]).astype(int)
+    if reach:
+        step = np.arange(-reach, reach + 1)
+        x = x[..., None, None] + step[None, :]
+        y = y[..., None, None] + step[:, None]
+    low = frame[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)].min(axis=-1)
+    out: F32 = (low.reshape(*pts.shape[:-1], -1).max(axis=-1) if reach else low).astype(
+        np.float32)
+    return out
+
+
+_EDGE = np.linspace(0.08, 0.92, 8)
+_RIM = (np.concatenate([np.full(8, 0.08), np.full(8, 0.92), _EDGE, _EDGE]),
+        np.concatenate([_EDGE, _EDGE, np.full(8, 0.06), np.full(8, 0.94)]))
+_MARGIN = (np.array([0.25, 0.5, 0.75, 0.25, 0.5, 0.75]), np.array([0.03] * 3 + [0.97] * 3))
+_SIDE = np.linspace(0.3, 0.7, 5)
+
+
+def _on_cards(frame: Image, corner: F64, right: F64, down: F64, white: float) -> bool:
+    """Whether the card at ``corner`` lies in the frame and on paper to its far edges (its
+    own, or that of cards on top of it), not partly on the felt; ``white``: the paper's
+    brightness."""
+    h, w = frame.shape[:2]
+    pts = (corner + np.array([[0.0], [1.0], [1.0], [0.0]]) * right
+           + np.array([[0.0], [0.0], [1.0], [1.0]]) * down)  # its four corners
+    if not ((pts >= 1).all() and (pts[:, 0] < w - 1).all() and (pts[:, 1] < h - 1).all()):
+        return False  # partly out of the frame: no telling its corner is blank
+    low = _lows(frame, corner, right, down, *_RIM, reach=REACH)
+    return float(np.mean(low > FELT * white)) >= 0.9
+
+
+def _edge(grey: F32, left: int, top: int, height: int) -> float:
+    """How bright the band is just left of column ``left`` against just right of it, over
+    the card's height: a card's left edge shows as paper beside felt or a shadowed card."""
+    rows = grey[max(top + height // 10, 0):max(top + height * 9 // 10, 1)]
+    if left < 3 or left + 4 > grey.shape[1] or len(rows) == 0:
+        return 1.0
+    outside = rows[:, left - 3:left].min(axis=1)
+    inside = rows[:, left + 1:left + 4].mean(axis=1)
+    return float(np.median(outside / np.maximum(inside, 1.0)))
+
+
+def _blank(grey: F32, left: int, top: int) -> bool:
+    """Whether a card with its left edge at column ``left`` and top at row ``top`` of a band
+    has blank paper where every other face prints its index (and bright paper below it)."""
+    y0 = top
+    corner = grey[max(y0 + round(CORNER[2] * WIDTH), 0):max(y0 + round(CORNER[3] * WIDTH), 1),
+                  max(left + round(CORNER[0] * WIDTH), 0):max(left + round(CORNER[1] * WIDTH), 1)]
+    paper = grey[max(y0, 0):y0 + round(0.8 * WIDTH), max(left, 0):left + round(0.3 * WIDTH)]
+    if corner.size == 0 or paper.size == 0:
+        return False
+    white = float(np.percentile(paper, 90))
+    return white > 60 and float(corner.min()) > INK * white
 
 
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
