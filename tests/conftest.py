@@ -1,8 +1,13 @@
-"""Options for the whole suite: ``--hardware URL`` runs the device contract on a real device."""
+"""Options and fixtures for the whole suite: ``--hardware URL`` runs the device contract on a real
+device; ``pg_url`` is a journal URL in a fresh PostgreSQL schema."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+from tests.journal.helpers import PG_URL, pg_schema
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -14,3 +19,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="pyserial URL of a real shuffler or shaker for tests/devices (repeatable); "
         "without it the hardware back end is skipped",
     )
+
+
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A journal URL in a fresh schema on the PostgreSQL test server, dropped after the test
+    (skipped with the reason when the server cannot be reached)."""
+    with pg_schema(request.module.__name__.rsplit(".", 1)[-1]) as schema:
+        yield f"{PG_URL}?schema={schema}"

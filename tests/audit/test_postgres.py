@@ -4,29 +4,13 @@ with the reason, only when the test server cannot be reached)."""
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterator
 
-import psycopg
 import pytest
 
 from controller.cli import main
 from controller.journal import StepClock, open_journal
 from tests.audit.conftest import Planted, build_planted
 from tests.audit.helpers import START
-from tests.journal.helpers import PG_URL, pg_unreachable
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh schema on the test server, dropped after the test."""
-    problem = pg_unreachable()
-    if problem:
-        pytest.skip(problem)
-    schema = f"audit_test_{uuid.uuid4().hex[:12]}"
-    yield f"{PG_URL}?schema={schema}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def _findings(location: str, capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:

@@ -4,11 +4,6 @@ server cannot be reached."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-
-import psycopg
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -16,21 +11,8 @@ from controller.display import Table, create_app
 from controller.journal import StepClock, open_journal
 from controller.round import FakeDice, TileRound
 from controller.tile_profile import load_tile_profile
-from tests.journal.helpers import PG_URL, pg_unreachable
 
 from .conftest import DEALER, SETTINGS, make_app, play_round
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A journal URL in a fresh schema, dropped after the test."""
-    problem = pg_unreachable()
-    if problem:
-        pytest.skip(problem)
-    schema = f"display_test_{uuid.uuid4().hex[:12]}"
-    yield f"{PG_URL}?schema={schema}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def tiles_app(url: str) -> FastAPI:

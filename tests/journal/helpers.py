@@ -7,6 +7,7 @@ import os
 import sqlite3
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,21 @@ class Store:
             journal.close()
 
 
+@contextmanager
+def pg_schema(prefix: str) -> Iterator[str]:
+    """A fresh schema's name on the test server, dropped after; the test is skipped, with the
+    reason, when the server cannot be reached."""
+    problem = pg_unreachable()
+    if problem:
+        pytest.skip(problem)
+    schema = f"{prefix}_{RUN_ID}_{uuid.uuid4().hex[:8]}"
+    try:
+        yield schema
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
 def make_store(kind: str, tmp_path: Path) -> Iterator[Store]:
     """A fresh, empty journal location on a back end; a PostgreSQL schema is dropped after."""
     if kind == "sqlite":
@@ -88,17 +104,12 @@ def make_store(kind: str, tmp_path: Path) -> Iterator[Store]:
         yield store
         store.close()
         return
-    problem = pg_unreachable()
-    if problem:
-        pytest.skip(problem)
-    schema = f"journal_test_{RUN_ID}_{uuid.uuid4().hex[:8]}"
-    store = Store("postgres", f"{PG_URL}?schema={schema}", schema)
-    try:
-        yield store
-    finally:
-        store.close()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with pg_schema("journal_test") as schema:
+        store = Store("postgres", f"{PG_URL}?schema={schema}", schema)
+        try:
+            yield store
+        finally:
+            store.close()
 
 
 def demo_events(seed: int) -> list[Any]:

@@ -18,7 +18,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,7 @@ from controller.round import FakeCamera, FakeShuffler, Phase, PokerRound, TileRo
 from controller.round.recovery import RESTART_VOIDS, recover
 from controller.rules.events import from_json
 from controller.rules.seat import HandSet
-from tests.journal.helpers import PG_URL, pg_unreachable
+from tests.journal.helpers import PG_URL, pg_schema
 
 from .crash_player import POKER_STEPS, TILE_STEPS, play_poker, play_tiles
 from .helpers import (
@@ -74,13 +73,8 @@ class PgJournal:
 @pytest.fixture
 def pg() -> Iterator[PgJournal]:
     """A fresh schema on the test server, dropped after the test."""
-    problem = pg_unreachable()
-    if problem:
-        pytest.skip(problem)
-    schema = f"round_test_{uuid.uuid4().hex[:12]}"
-    yield PgJournal(f"{PG_URL}?schema={schema}", schema)
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with pg_schema("round_test") as schema:
+        yield PgJournal(f"{PG_URL}?schema={schema}", schema)
 
 
 def _direct(engine: PokerRound | TileRound) -> Any:

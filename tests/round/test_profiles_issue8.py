@@ -3,11 +3,8 @@ heads-up poker and heads-up tiles, on the seeded fakes and a real SQLite journal
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from controller.errors import ConfigError
@@ -18,7 +15,6 @@ from controller.round import FakeDice, FakeShuffler, IllegalActError, Phase, Pok
 from controller.rules.home_pot import PokerPotRanks, PotStatus, settle_pot
 from controller.rules.seat import HandSet, SetBy
 from controller.tile_profile import load_tile_profile, parse_tile_profile
-from tests.journal.helpers import PG_URL, pg_unreachable
 
 from .helpers import DEALER, SUPERVISOR, SYSTEM, journal_at
 
@@ -363,17 +359,6 @@ def test_history_counts_only_rounds_of_the_same_profile_and_mode(tmp_path: Path)
                           replay=True)
     assert replayed.last_wager(2) is None
 
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh schema on the PostgreSQL test server, dropped after the test."""
-    problem = pg_unreachable()
-    if problem:
-        pytest.skip(problem)
-    schema = f"issue8_{uuid.uuid4().hex[:12]}"
-    yield f"{PG_URL}?schema={schema}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def test_pot_turn_and_last_wager_survive_a_restart_on_postgres(pg_url: str) -> None:
