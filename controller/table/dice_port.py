@@ -10,10 +10,8 @@ from firmware_interfaces.link_config import Timing
 from firmware_interfaces.protocol.shaker import ShakeResult
 from firmware_interfaces.shaker import ShakerDriver
 
-from ..journal import Randomness
 from ..round.ports import DiceRoll
-from .device_calls import check_fault, device_call, silence_for
-from .shuffler_port import randomness_of
+from .device_calls import SerialPort, check_fault, device_call, silence_for
 
 SHAKER_FAULTS = ("lost", "no_game")
 """Faults ``inject`` makes a simulated shaker produce (the names the round fakes use)."""
@@ -34,26 +32,12 @@ def _faces(result: ShakeResult) -> str:
     return "-" if result.dice is None else ",".join(str(d) for d in result.dice)
 
 
-class SerialDicePort:
+class SerialDicePort(SerialPort[ShakerDriver]):
     """A ``DicePort`` on a ``ShakerDriver``; ``history`` keeps what it answered."""
 
     def __init__(self, driver: ShakerDriver, name: str = "shaker-1",
                  timing: Timing | None = None) -> None:
-        self.driver = driver
-        self._timing = timing
-        self._name = name
-        self.history: list[str] = []
-
-    @property
-    def name(self) -> str:
-        """The device's name in the journal."""
-        return self._name
-
-    @property
-    def randomness(self) -> Randomness | None:
-        """``seeded:N`` when the device's hello says so, else ``secrets``."""
-        hello = self.driver.hello
-        return randomness_of(hello.rng, hello.seed)
+        super().__init__(driver, name, timing)
 
     def roll(self) -> DiceRoll:
         """Shake once: three faces, or the no-game reason."""

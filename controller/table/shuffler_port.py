@@ -13,9 +13,8 @@ from firmware_interfaces.link_config import Timing
 from firmware_interfaces.protocol.shuffler import ShuffleResult
 from firmware_interfaces.shuffler import ShufflerDriver
 
-from ..journal import Randomness
 from ..round.errors import DeviceLostError, PortError
-from .device_calls import check_fault, device_call, silence_for
+from .device_calls import SerialPort, check_fault, device_call, silence_for
 
 BAD_CARD_STATES = ("duplicate", "foreign")
 SHUFFLER_FAULTS = ("lost", "short_count", "duplicate")
@@ -23,16 +22,7 @@ SHUFFLER_FAULTS = ("lost", "short_count", "duplicate")
 DUPLICATED = "As"
 
 
-def randomness_of(rng: str, seed: int | None) -> Randomness:
-    """The journal's ``Randomness`` for a device hello's ``rng`` and ``seed`` fields."""
-    if rng == "seeded":
-        if seed is None:
-            raise PortError("a device says it is seeded but names no seed")
-        return Randomness.seeded(seed)
-    return Randomness.production()
-
-
-class SerialShufflerPort:
+class SerialShufflerPort(SerialPort[ShufflerDriver]):
     """A ``ShufflerPort`` on a ``ShufflerDriver``; ``history`` keeps what it answered."""
 
     def __init__(self, driver: ShufflerDriver, name: str = "shuffler-1",
@@ -40,23 +30,9 @@ class SerialShufflerPort:
         if not driver.reads_cards:
             raise PortError(f"{name}: model {driver.hello.model!r} does not read the cards it "
                             f"deals; the table needs a reading shuffler")
-        self.driver = driver
-        self._name = name
-        self.history: list[str] = []
+        super().__init__(driver, name, timing)
         self.last_shuffle: ShuffleResult | None = None
-        self._timing = timing
         self._restore: dict[str, str | int] = {}
-
-    @property
-    def name(self) -> str:
-        """The device's name in the journal."""
-        return self._name
-
-    @property
-    def randomness(self) -> Randomness | None:
-        """``seeded:N`` when the device's hello says so, else ``secrets``."""
-        hello = self.driver.hello
-        return randomness_of(hello.rng, hello.seed)
 
     def shuffle(self) -> int:
         """Shuffle and return the good cards counted (53 when the deck is whole)."""
