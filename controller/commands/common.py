@@ -7,7 +7,9 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+N = TypeVar("N", int, float)
 
 
 class UsageError(Exception):
@@ -61,3 +63,21 @@ def run_alone(add_parsers: Callable[[Any], None], argv: Sequence[str] | None = N
     except BrokenPipeError:
         return 0
     return result
+
+
+def number_in(what: str, kind: type[N], low: N, high: N | None = None) -> Callable[[str], N]:
+    """An argparse ``type`` taking a ``kind`` number in ``low..high`` (no upper bound when
+    None); a bad value is named with ``what`` in the error."""
+    noun = "a whole number" if kind is int else "a number"
+    limit = f"{low} or more" if high is None else f"between {low} and {high}"
+
+    def parse(text: str) -> N:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} {text!r} is not {noun}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{what} {text!r} must be {limit}")
+        return value
+
+    return parse

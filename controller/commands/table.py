@@ -26,7 +26,7 @@ from ..errors import ControllerError
 from ..journal import Journal, JournalError, open_journal
 from ..round import PokerRound, TileRound, Who
 from ..round.oversight import OversightEngine
-from .common import UsageError
+from .common import UsageError, number_in
 
 if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these commands only
     from ..table.players import Habits, Setter
@@ -39,38 +39,11 @@ DISPLAY_PACE = 0.4
 """Seconds between acts when the display is on, so a viewer can follow the round."""
 
 
+RATE = number_in("rate", float, 0.0, 1.0)
+
+
 class TableCommandError(ControllerError):
     """The table could not start or go on; the message is one line."""
-
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"rate {text!r} is not a number") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"rate {text!r} must be between 0 and 1")
-    return value
-
-
-def _rounds(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"rounds {text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"rounds {text!r} must be 1 or more")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port {text!r} is not a whole number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port {text!r} must be 0..65535")
-    return value
 
 
 def _journal_path(args: argparse.Namespace) -> str:
@@ -274,30 +247,31 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", choices=("poker", "tiles"), default="poker")
-    p.add_argument("--rounds", type=_rounds, metavar="N",
+    p.add_argument("--rounds", type=number_in("rounds", int, 1), metavar="N",
                    help="stop after N rounds (default: until Ctrl-C)")
     p.add_argument("--journal", metavar="PATH",
                    help="SQLite file or postgresql://USER@HOST/DB (default: a new file "
                         "under ./var/)")
     p.add_argument("--no-display", action="store_true", help="do not serve the dealer display")
     p.add_argument("--host", default="127.0.0.1", help="the display's address")
-    p.add_argument("--port", type=_port, default=8000, help="the display's port (0: any free)")
+    p.add_argument("--port", type=number_in("port", int, 0, 65535), default=8000,
+                   help="the display's port (0: any free)")
     p.add_argument("--linger", action="store_true",
                    help="keep the display up after the last round, until Ctrl-C")
     p.add_argument("--seed", type=int, help="seeded draws for a repeatable run (test, replay)")
     p.add_argument("--profile", metavar="NAME",
                    help="table profile (default: classic, or tiles-classic for --game tiles)")
-    p.add_argument("--deviation-rate", type=_rate, default=0.1, metavar="R",
+    p.add_argument("--deviation-rate", type=RATE, default=0.1, metavar="R",
                    help="how often the dealer strays from the house way (0..1, default 0.1)")
-    p.add_argument("--other-rate", type=_rate, default=0.15, metavar="R",
+    p.add_argument("--other-rate", type=RATE, default=0.15, metavar="R",
                    help="how often a player sets another legal way (default 0.15)")
-    p.add_argument("--foul-rate", type=_rate, default=0.03, metavar="R",
+    p.add_argument("--foul-rate", type=RATE, default=0.03, metavar="R",
                    help="how often a player fouls (default 0.03)")
-    p.add_argument("--vacancy-rate", type=_rate, default=0.2, metavar="R",
+    p.add_argument("--vacancy-rate", type=RATE, default=0.2, metavar="R",
                    help="how often a position sits out a round (default 0.2)")
-    p.add_argument("--entry-error-rate", type=_rate, default=0.03, metavar="R",
+    p.add_argument("--entry-error-rate", type=RATE, default=0.03, metavar="R",
                    help="how often the dealer keys in a setting the camera then disputes")
-    p.add_argument("--fault-rate", type=_rate, default=0.0, metavar="R",
+    p.add_argument("--fault-rate", type=RATE, default=0.0, metavar="R",
                    help="how often a round starts with a device fault injected (default 0)")
     p.add_argument("--pace", type=float, metavar="SECONDS",
                    help=f"pause between acts (default {DISPLAY_PACE} with the display, "

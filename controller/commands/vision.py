@@ -25,7 +25,7 @@ from vision.sources import read_image
 
 from ..catalog import config_dir
 from ..errors import ControllerError
-from .common import run_alone
+from .common import number_in, run_alone
 
 
 class VisionCommandError(ControllerError, ValueError):
@@ -117,7 +117,7 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("dir", metavar="DIR", help="folder of 53 face images named by card code")
     p.add_argument("--out", required=True, metavar="CALIB", help="calibration file to write")
     p.add_argument("--name", help="the deck's name (default: the folder's)")
-    p.add_argument("--rounds", type=_positive, default=32,
+    p.add_argument("--rounds", type=number_in("rounds", int, 1), default=32,
                    help="training renders per face, about (default 32)")
     p.set_defaults(handler=cmd_calibrate_cards)
 
@@ -130,14 +130,6 @@ def add_parsers(subparsers: Any) -> None:
     p.set_defaults(handler=cmd_read)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be > 0")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
