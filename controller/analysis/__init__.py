@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from .outcome import Outcome
 from .progress import Progress, ProgressBar
 from .strategy import AnalysisError, TileStrategy
-from .tiles_odds import MATCHUPS, ClassOdds, Outcome, TileOdds, analyze_tiles, enumerate_odds
+from .tiles_odds import MATCHUPS, ClassOdds, TileOdds, analyze_tiles, enumerate_odds
 from .ways import OPTIMAL
 
 __all__ = [

@@ -20,10 +20,11 @@ from controller.rules.tile_hands import DEFAULT_TILE_RULES, TileRules
 from controller.rules.tile_setting import RankedTileSetting, tile_settings
 from controller.rules.tiles import Tile
 
+from .outcome import DEFAULT_COMMISSION
 from .progress import Progress, Stages
 from .strategy import choices_table, strategy_table
 from .tile_classes import tile_classes, weight_matrix
-from .tiles_odds import DEFAULT_COMMISSION, MATCHUPS, TileOdds, enumerate_odds
+from .tiles_odds import MATCHUPS, TileOdds, enumerate_odds
 from .ways import BANKER, OPTIMAL, PLAYER, resolve_strategy, way_engine
 
 

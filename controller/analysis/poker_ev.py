@@ -23,8 +23,9 @@ from controller.rules.cards import JOKER_INDEX, Card
 from controller.rules.poker_eval import Evaluator
 from controller.rules.setting import RankedSetting, all_settings
 
+from .outcome import DEFAULT_COMMISSION, Outcome
 from .poker_classes import FLUSH_BITS, JOKER_DIGIT, PokerClasses
-from .poker_outcome import DEFAULT_COMMISSION, Counts, beats
+from .poker_outcome import beats
 from .poker_strategy import WayTable
 from .strategy import AnalysisError
 
@@ -68,7 +69,7 @@ class SettingValue:
     """One legal setting and its exact result against every dealer hand."""
 
     setting: RankedSetting
-    counts: Counts
+    counts: Outcome
     commission: Fraction
 
     @property
@@ -99,7 +100,7 @@ def setting_values(
         high = beats(np.int32(ranked.high_rank), dealer.high, False)
         win = int(weights[low & high].sum())
         loss = int(weights[~(low | high)].sum())
-        counts = Counts(win, loss, int(weights.sum()) - win - loss)
+        counts = Outcome(win, loss, int(weights.sum()) - win - loss)
         out.append(SettingValue(ranked, counts, commission))
     out.sort(key=lambda v: v.ev, reverse=True)
     return out

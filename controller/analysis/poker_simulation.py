@@ -20,8 +20,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from .outcome import DEFAULT_COMMISSION, Outcome
 from .poker_lookup import ClassLookup
-from .poker_outcome import DEFAULT_COMMISSION, Counts, beats
+from .poker_outcome import beats
 from .poker_strategy import WayTable
 from .progress import Progress
 from .strategy import AnalysisError
@@ -32,7 +33,7 @@ DEAL: Final = 14
 
 @dataclass(frozen=True, slots=True)
 class Simulation:
-    """Counts from the analysed side (the player, or the bank with ``banking``)."""
+    """Outcome from the analysed side (the player, or the bank with ``banking``)."""
 
     way: str
     vs: str
@@ -40,7 +41,7 @@ class Simulation:
     seed: int
     seeded: bool  # True: the seed was given (repeatable run); False: drawn from ``secrets``
     commission: Fraction
-    counts: Counts
+    counts: Outcome
     low_copies: int
     high_copies: int
 
@@ -97,6 +98,6 @@ def simulate(
         done += n
         if progress is not None:
             progress(done, rounds)
-    counts = Counts(win, loss, rounds - win - loss)
+    counts = Outcome(win, loss, rounds - win - loss)
     return Simulation(dealer.way, player.way, banking, seed, seeded, commission, counts,
                       low_copies, high_copies)

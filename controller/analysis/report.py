@@ -5,7 +5,8 @@ from __future__ import annotations
 from controller.rules.tile_setting import RankedTileSetting
 
 from .differences import WayDifferences
-from .tiles_odds import DEALER_HANDS, PLAYER_HANDS, Outcome, TileOdds
+from .outcome import Outcome
+from .tiles_odds import DEALER_HANDS, PLAYER_HANDS, TileOdds
 from .ways import OPTIMAL
 
 

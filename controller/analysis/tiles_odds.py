@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from controller.rules.tile_hands import DEFAULT_TILE_RULES, TileRules
 
+from .outcome import DEFAULT_COMMISSION, Outcome
 from .progress import Progress, Stages
 from .strategy import AnalysisError, CodeArray, choices_table, strategy_table
 from .tile_classes import TileClasses, tile_classes, weight_matrix
@@ -31,36 +32,9 @@ from .ways import BANKER, OPTIMAL, PLAYER, has_sides, resolve_strategy
 PLAYER_HANDS: Final = 35_960  # C(32, 4)
 DEALER_HANDS: Final = 20_475  # C(28, 4)
 MATCHUPS: Final = PLAYER_HANDS * DEALER_HANDS  # 736,281,000
-DEFAULT_COMMISSION: Final = Fraction(5, 100)
 BLOCK: Final = 256  # player classes per vectorised step: (256, 8130) arrays, 2 MB each
 
 IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """Matchups won, lost and pushed, seen from one side."""
-
-    win: int
-    loss: int
-    push: int
-
-    @property
-    def total(self) -> int:
-        """All matchups counted."""
-        return self.win + self.loss + self.push
-
-    def fractions(self) -> tuple[float, float, float]:
-        """(win, loss, push) as fractions of the total."""
-        return self.win / self.total, self.loss / self.total, self.push / self.total
-
-    def house_edge(self, commission: Fraction = DEFAULT_COMMISSION) -> Fraction:
-        """What this side loses per unit bet, exactly, paying ``commission`` on its wins."""
-        return (self.loss - (1 - commission) * self.win) / self.total
-
-    def mirrored(self) -> Outcome:
-        """The same matchups seen from the other side."""
-        return Outcome(self.loss, self.win, self.push)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

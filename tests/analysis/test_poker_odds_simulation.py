@@ -7,9 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from controller.analysis.outcome import Outcome
 from controller.analysis.poker_classes import poker_classes
 from controller.analysis.poker_lookup import build_lookup
-from controller.analysis.poker_outcome import Counts
 from controller.analysis.poker_simulation import deal, simulate
 from controller.analysis.poker_strategy import WayTable, way_engine
 from controller.analysis.strategy import AnalysisError
@@ -90,7 +90,7 @@ def test_seed_repeats_a_run_and_secrets_seed_is_reported(lookup):
 
 
 def test_counts_edge_and_interval():
-    counts = Counts(win=2, loss=1, push=1)
+    counts = Outcome(win=2, loss=1, push=1)
     assert counts.house_edge() == Fraction(1, 4) - Fraction(19, 20) * Fraction(2, 4)
     low, high = counts.edge_interval()
     assert low < float(counts.house_edge()) < high

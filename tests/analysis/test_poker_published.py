@@ -16,8 +16,8 @@ from itertools import permutations
 
 import pytest
 
+from controller.analysis.outcome import Outcome
 from controller.analysis.poker_classes import poker_classes
-from controller.analysis.poker_outcome import Counts
 from controller.rules.cards import full_deck
 from controller.rules.hand_shape import Pattern, shape_of
 from controller.rules.poker_eval import CATEGORY_KEYS, STRAIGHT_FLUSH, Evaluator, category_of
@@ -62,7 +62,7 @@ def test_seven_card_counts_match_the_published_tables() -> None:
 def _edge(win: str, push: str, loss: str, commission: str) -> Fraction:
     """The house edge a published triple implies (fractions given as decimal text)."""
     scale = 10 ** max(len(x.split(".")[1]) for x in (win, push, loss))
-    counts = Counts(*(int(Fraction(x) * scale) for x in (win, loss, push)))
+    counts = Outcome(*(int(Fraction(x) * scale) for x in (win, loss, push)))
     assert counts.total in (scale - 1, scale, scale + 1)  # the triple sums to one, rounded
     return Fraction(counts.house_edge(Fraction(commission)) * counts.total, scale)
 
