@@ -40,7 +40,6 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -63,13 +62,9 @@ from controller.display import DisplaySettings, Table, create_app
 from controller.journal import StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
+from tests.browser import chromium_missing, headless_chromium
 
 DEALER, SYSTEM = Who.dealer(), Who.system()
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--disable-dev-shm-usage")
 OBSERVER = """
 window.__seen = [];
 new MutationObserver(() => {
@@ -379,37 +374,24 @@ def sse_phase(viewers: int, rounds: int, pace: float, page: bool = False) -> dic
 
 def dom_phase(rounds: int, pace: float) -> dict[str, Any]:
     """Acts ``pace`` s apart; ms from each act's call to the page showing its last record."""
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        return {"skipped": "Debian chromium/chromedriver not installed"}
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.support.ui import WebDriverWait
-    except ImportError:
-        return {"skipped": "selenium is not installed"}
-    profile = tempfile.mkdtemp(prefix="paigow-bench-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options,
-                              service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
-    try:
-        with served() as (table, url):
-            driver.get(url + "/")
-            WebDriverWait(driver, 20).until(
-                lambda d: d.find_element("id", "link").text == "live")
-            driver.execute_script(OBSERVER)
-            acts = Acts()
-            for _ in range(rounds):
-                play_round(table, acts, pace)
-            last = acts.last_of_act[-1]
-            WebDriverWait(driver, 20).until(lambda d: any(
-                s >= last for s, _ in d.execute_script("return window.__seen")))
-            shown: list[list[float]] = driver.execute_script("return window.__seen")
-            driver.quit()  # before the server stops: the page's event stream closes first
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    missing = chromium_missing()
+    if missing:
+        return {"skipped": missing}
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with headless_chromium() as driver, served() as (table, url):
+        driver.get(url + "/")
+        WebDriverWait(driver, 20).until(
+            lambda d: d.find_element("id", "link").text == "live")
+        driver.execute_script(OBSERVER)
+        acts = Acts()
+        for _ in range(rounds):
+            play_round(table, acts, pace)
+        last = acts.last_of_act[-1]
+        WebDriverWait(driver, 20).until(lambda d: any(
+            s >= last for s, _ in d.execute_script("return window.__seen")))
+        shown: list[list[float]] = driver.execute_script("return window.__seen")
+        driver.quit()  # before the server stops: the page's event stream closes first
     latencies, unseen = [], 0
     for seq in acts.last_of_act:
         at = next((t for s, t in shown if s >= seq), None)

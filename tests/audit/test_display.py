@@ -3,8 +3,6 @@ Chromium."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from controller.journal import open_journal
 from controller.profile import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound
 from tests.audit.conftest import Planted
+from tests.browser import chromium_missing, headless_chromium
 from tests.display.conftest import (
     DEALER,
     SETTINGS,
@@ -25,12 +24,6 @@ from tests.display.conftest import (
     SUPERVISOR_TOKEN,
     serve,
 )
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--disable-dev-shm-usage", "--window-size=1280,1400")
 
 
 def _app(path: Path) -> FastAPI:
@@ -78,21 +71,11 @@ def test_the_randomness_audit_as_json(client: TestClient) -> None:
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("Debian chromium/chromium-driver not installed (scripts/browser_setup.sh)")
-    profile = tempfile.mkdtemp(prefix="paigow-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options,
-                              service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
-    try:
+    missing = chromium_missing()
+    if missing:
+        pytest.skip(missing)
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def test_the_page_shows_the_audit_in_a_browser(planted: Planted, browser: Any) -> None:

@@ -12,7 +12,6 @@ driven by Selenium.  Skipped only when they are not installed.
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from controller.display import Table, create_app
 from controller.journal import StepClock, open_journal
 from controller.round import FakeDice, TileRound
 from controller.tile_profile import load_tile_profile
+from tests.browser import chromium_missing, headless_chromium
 
 from .conftest import (
     DEALER_TOKEN,
@@ -36,25 +36,17 @@ from .conftest import (
     serve,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--disable-dev-shm-usage", "--window-size=1280,1400")
+if chromium_missing():
+    pytest.skip(chromium_missing() or "", allow_module_level=True)
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-    pytest.skip("Debian chromium/chromium-driver not installed (run scripts/browser_setup.sh)",
-                allow_module_level=True)
-
-from selenium.common.exceptions import (  # noqa: E402
+from selenium.common.exceptions import (
     NoSuchElementException,
     StaleElementReferenceException,
 )
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from .test_play import play_home_deal, profile_app  # noqa: E402
+from .test_play import play_home_deal, profile_app
 
 REDRAWN = (StaleElementReferenceException, NoSuchElementException)
 """What a wait may meet while the page re-renders (an element replaced under it)."""
@@ -62,19 +54,8 @@ REDRAWN = (StaleElementReferenceException, NoSuchElementException)
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    profile = tempfile.mkdtemp(prefix="paigow-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})  # requests made
-    service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
-    driver = webdriver.Chrome(options=options, service=service)
-    try:
+    with headless_chromium(log_requests=True) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def test_page_shows_the_settled_round(live: str, browser: Any) -> None:
