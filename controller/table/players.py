@@ -47,10 +47,11 @@ class Habits:
     deviation_rate: float = 0.1
     vacancy_rate: float = 0.2
     bank_rate: float = 0.3  # banking rotation: how often the player offered the bank takes it
+    fortune_rate: float = 0.25  # how often a seated player adds a Fortune bet, where it is taken
 
     def __post_init__(self) -> None:
         for name in ("player_other_rate", "foul_rate", "deviation_rate", "vacancy_rate",
-                     "bank_rate"):
+                     "bank_rate", "fortune_rate"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) \
                     or not 0 <= value <= 1:
@@ -142,6 +143,12 @@ class SimPlayers:
         steps = (1, 1, 2, 2, 3, 5, 10, 20)
         return {p: min(self.limits.max_bet, self.limits.min_bet * self.rng.choice(steps))
                 for p in seated}
+
+    def fortunes(self, positions: Sequence[int]) -> dict[int, int]:
+        """Fortune bets in cents by position, for some of ``positions``: within the limits."""
+        steps = (1, 1, 1, 2, 5)
+        return {p: min(self.limits.fortune_max, self.limits.fortune_min * self.rng.choice(steps))
+                for p in positions if self.rng.random() < self.habits.fortune_rate}
 
     def takes_bank(self) -> bool:
         """Whether the player offered the bank (banking rotation) takes it."""

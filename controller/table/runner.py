@@ -306,8 +306,10 @@ class TableRunner:
                     wagers[position] = last
         if state.banker != HOUSE:  # the house plays position 1 against the player's bank
             wagers = {HOUSE: self.players.bets([HOUSE])[HOUSE], **wagers}
+        fortunes = self.players.fortunes([p for p, w in wagers.items() if w and p != HOUSE]) \
+            if game.fortune and game.play.pot is None else {}
         for position, wager in wagers.items():
-            self._act("take_bet", DEALER, position, wager)
+            self._act("take_bet", DEALER, position, wager, fortunes.get(position, 0))
 
     def _wash(self) -> tuple[tuple[str, ...], ...]:
         """The simulated tiles: a shuffled set in eight stacks of four, stack 1 first."""

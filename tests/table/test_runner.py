@@ -110,6 +110,9 @@ def test_rounds_are_played_settled_and_journaled(game: str, tmp_path: Path,
     limits = (TILES if game == "tiles" else POKER).settlement.limits
     for bet in _kinds(journal, "bet"):
         assert limits.min_bet <= bet.payload()["wager"] <= limits.max_bet
+        fortune = bet.payload().get("fortune", 0)
+        assert fortune == 0 or limits.fortune_min <= fortune <= limits.fortune_max
+        assert game == "poker" or fortune == 0  # no Fortune bet at a tile table
 
 
 def test_home_play_antes_and_settles_the_pot_without_a_dealer_hand(tmp_path: Path,
@@ -374,6 +377,20 @@ def test_bets_are_within_the_limits_and_someone_always_plays(seed: int, vacancy:
     assert bets and set(bets) <= set(range(2, 8))
     assert all(limits.min_bet <= w <= limits.max_bet and w % limits.min_bet == 0
                for w in bets.values() if w != limits.max_bet)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0, 1))
+def test_fortune_bets_are_within_their_limits_at_the_rate(seed: int, rate: float) -> None:
+    limits = TableLimits(min_bet=500, max_bet=4000, fortune_min=100, fortune_max=300)
+    players = SimPlayers(POKER_SETTER, limits, Habits(fortune_rate=rate), random.Random(seed))
+    fortunes = players.fortunes(range(2, 8))
+    assert set(fortunes) <= set(range(2, 8))
+    assert all(100 <= f <= 300 for f in fortunes.values())
+    if rate == 0:
+        assert fortunes == {}
+    if rate == 1:
+        assert set(fortunes) == set(range(2, 8))
 
 
 def test_habits_refuse_rates_naming_them() -> None:
