@@ -71,10 +71,11 @@ def load_tile_way(name: str) -> TileWay:
 
 
 @cache
-def tile_engine(name: str, rules: TileRules = DEFAULT_TILE_RULES) -> TileWayEngine:
-    """The tile house-way engine for the named way under the given ruleset (one per pair, so
-    its per-hand cache is shared)."""
-    return TileWayEngine(load_tile_way(name), rules)
+def tile_engine(name: str, rules: TileRules = DEFAULT_TILE_RULES,
+                side: str = "banker") -> TileWayEngine:
+    """The tile house-way engine for the named way under the given ruleset, for the banker's
+    or the player's column of the way (one per triple, so its per-hand cache is shared)."""
+    return TileWayEngine(load_tile_way(name), rules, side=side)
 
 
 def tile_way_table(

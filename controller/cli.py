@@ -62,6 +62,8 @@ def cmd_set(args: argparse.Namespace) -> int:
     """Set seven-card hands (or four tiles) by a house way."""
     if args.game == "tiles":
         return tiles.set_tiles(args)
+    if args.side is not None:
+        raise UsageError(f"--side {args.side} is for tile ways (poker ways have one column)")
     engine = load_profile(args.profile or DEFAULT_PROFILE).engine(args.way)
     way = engine.way.name
     if args.file:
@@ -208,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", help=f"table profile (ruleset); default {DEFAULT_PROFILE}, "
                                      f"or {DEFAULT_TILE_PROFILE} for tiles")
     p.add_argument("--file", help="one hand per line ('-' for standard input)")
+    p.add_argument("--side", choices=["banker", "player"],
+                   help="tiles: the way's banker (default) or player column")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.set_defaults(handler=cmd_set)
 

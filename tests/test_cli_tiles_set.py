@@ -17,7 +17,7 @@ def test_set_tiles_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     obj = json.loads(out)
     assert obj == {
-        "tiles": ["6-6", "4-5", "1-2", "3-3"], "way": "foxwoods",
+        "tiles": ["6-6", "4-5", "1-2", "3-3"], "way": "foxwoods", "side": "banker",
         "low": ["3-3", "1-2"], "high": ["6-6", "4-5"],
         "low_rank": "9 (Chong high)", "high_rank": "wong (Teen)",
         "rule": "foxwoods.strong", "source": obj["source"],
@@ -102,3 +102,33 @@ def test_console_script_runs_without_traceback() -> None:
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1
+
+
+def test_set_tiles_side_picks_the_ways_player_column(capsys: pytest.CaptureFixture[str]) -> None:
+    from itertools import combinations
+
+    from controller.catalog import tile_engine
+    from controller.rules.tiles import full_set
+
+    banker, player = tile_engine("luger-optimal"), tile_engine("luger-optimal", side="player")
+    hand = next(list(h) for h in combinations(full_set(), 4)
+                if banker.set_hand(list(h)).setting.setting
+                != player.set_hand(list(h)).setting.setting)
+    text = [str(t) for t in hand]
+    shown = {}
+    for side in ("banker", "player"):
+        code, out, _ = run(capsys, "set", "tiles", *text, "--way", "luger-optimal",
+                           "--side", side, "--json")
+        assert code == 0
+        shown[side] = json.loads(out)
+        assert shown[side]["side"] == side
+    expected = player.set_hand(hand).setting.setting
+    assert shown["player"]["low"] == [str(t) for t in expected.low]
+    assert (shown["banker"]["low"], shown["banker"]["high"]) != \
+        (shown["player"]["low"], shown["player"]["high"])
+
+
+def test_side_is_refused_for_poker(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "set", "poker", "As", "Kd", "Qh", "9s", "9c", "4d", "Jk",
+                       "--side", "player")
+    assert code == 2 and "--side player is for tile ways" in err

@@ -26,7 +26,8 @@ from .common import UsageError, compare_pairs, read_lines
 def set_tiles(args: argparse.Namespace) -> int:
     """Set four tiles by a tile house way (default: the tile profile's, Foxwoods)."""
     profile = load_tile_profile(args.profile or DEFAULT_TILE_PROFILE)
-    engine = tile_engine(args.way or profile.house_way, profile.ruleset)
+    engine = tile_engine(args.way or profile.house_way, profile.ruleset,
+                         args.side or "banker")
     if args.file:
         hands = [(f"{args.file}:{n}", line) for n, line in read_lines(args.file)]
     elif args.cards:
@@ -43,7 +44,7 @@ def set_tiles(args: argparse.Namespace) -> int:
         setting = choice.setting.setting
         if args.json:
             print(json.dumps({
-                "tiles": [str(t) for t in tiles], "way": engine.way.name,
+                "tiles": [str(t) for t in tiles], "way": engine.way.name, "side": engine.side,
                 "low": [str(t) for t in setting.low], "high": [str(t) for t in setting.high],
                 "low_rank": low_words, "high_rank": high_words,
                 "rule": choice.rule, "source": choice.source,
