@@ -12,11 +12,13 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from controller.journal import Journal, Randomness, StepClock, open_journal
+from controller.journal import Journal, StepClock, open_journal
 from controller.profile import load_profile
-from controller.round import DiceRoll, FakeCamera, FakeDice, FakeShuffler, PokerRound, Who
+from controller.round import FakeCamera, FakeDice, FakeShuffler, PokerRound, Who
 from controller.rules.comparison import PokerHands
 from controller.rules.setting import Setting
+from controller.table.dice_port import SerialDicePort
+from controller.table.shuffler_port import SerialShufflerPort
 from firmware_interfaces.shaker import ShakerDriver
 from firmware_interfaces.shuffler import ShufflerDriver
 from tests.devices.helpers import SimProcess
@@ -32,53 +34,9 @@ def journal_at(path: Path, start: datetime = START, step: float = 1.0) -> Journa
     return open_journal(path, clock=StepClock(start, timedelta(seconds=step)))
 
 
-class DriverShuffler:
-    """The engine's ``ShufflerPort`` on a shuffler driver (a simulator over a pty)."""
-
-    def __init__(self, driver: ShufflerDriver, name: str = "shuffler-1") -> None:
-        self.driver = driver
-        self.name = name
-
-    @property
-    def randomness(self) -> Randomness | None:
-        """As the simulator's hello says: seeded or ``secrets``."""
-        hello = self.driver.hello
-        return Randomness.production() if hello.seed is None else Randomness.seeded(hello.seed)
-
-    def shuffle(self) -> int:
-        """Shuffle; the count."""
-        return self.driver.shuffle().count
-
-    def next_packet(self) -> tuple[str, ...]:
-        """The next packet's cards."""
-        return tuple(self.driver.deal().cards or ())
-
-
-class DriverDice:
-    """The engine's ``DicePort`` on a shaker driver."""
-
-    def __init__(self, driver: ShakerDriver, name: str = "shaker-1") -> None:
-        self.driver = driver
-        self.name = name
-
-    @property
-    def randomness(self) -> Randomness | None:
-        """As the simulator's hello says."""
-        hello = self.driver.hello
-        return Randomness.production() if hello.seed is None else Randomness.seeded(hello.seed)
-
-    def roll(self) -> DiceRoll:
-        """One shake: three faces, or the reason it is no game."""
-        result = self.driver.shake()
-        if result.dice is None or result.result != "ok":
-            return DiceRoll(None, result.result)
-        a, b, c = result.dice
-        return DiceRoll((a, b, c))
-
-
 @contextmanager
-def simulated_devices(seed: int, rig: str = "none") -> Iterator[tuple[DriverShuffler,
-                                                                      DriverDice]]:
+def simulated_devices(seed: int, rig: str = "none") -> Iterator[tuple[SerialShufflerPort,
+                                                                      SerialDicePort]]:
     """A shuffler and a shaker simulator, each its own process on a pty; ``rig`` is set on
     the shuffler at run time with the ``CTRL rig=...`` command."""
     shuffler_sim = SimProcess("shuffler", "pty", "--seed", str(seed))
@@ -90,7 +48,7 @@ def simulated_devices(seed: int, rig: str = "none") -> Iterator[tuple[DriverShuf
             try:
                 if rig != "none":
                     shuffler.control(rig=rig)
-                yield DriverShuffler(shuffler), DriverDice(shaker)
+                yield SerialShufflerPort(shuffler), SerialDicePort(shaker)
             finally:
                 shuffler.close()
                 shaker.close()
@@ -100,7 +58,7 @@ def simulated_devices(seed: int, rig: str = "none") -> Iterator[tuple[DriverShuf
         shuffler_sim.stop()
 
 
-def shuffled_rounds(journal: Journal, shuffler: DriverShuffler, dice: DriverDice,
+def shuffled_rounds(journal: Journal, shuffler: SerialShufflerPort, dice: SerialDicePort,
                     rounds: int) -> None:
     """Whole poker rounds: one bet, the deal, the roll, the house way everywhere, settle."""
     engine = PokerRound(journal, load_profile("classic"), shuffler, dice)
