@@ -6,8 +6,9 @@ best fit is kept. A card is named only when rank and suit are each far more like
 runner-up (``Thresholds.odds``) and close to their class (``Thresholds.typical``); an
 index-like group that falls short is reported with ``code=None``. Reads implying a card size
 unlike the frame's other cards are withdrawn, both indices of one card merge by the centre
-each predicts, two names for one card and one name at two places are withdrawn. Faces
-without an index are then sought by ``strips``.
+each predicts, two names for one card and one name at two places are withdrawn; two names
+a spread's step apart, each read cleanly and surely (``CLEAN``, ``SURE``), are two cards.
+Faces without an index are then sought by ``strips``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
 SIZE_SPREAD = 1.2  # how much larger one card may look than the median card of a frame
 SAME, CLASH = 0.12, 0.2  # card widths between the centres two reads give (see _merge)
+# Two names closer than CLASH are two cards only when both reads fit this closely (``fit``)
+# and are this sure (``odds``); see _neighbours.
+CLEAN, SURE = 0.15, 20.0
+ONE_CARD = 0.5  # card widths within which two sure reads of one name are one card
 WHOLE = 0.6  # a whole group's fit counts this much of a subset's (see _match)
 
 
@@ -53,6 +58,8 @@ class _Read:
     down: F64
     width: float
     note: str | None
+    odds: float = 0.0  # the lesser of rank's and suit's log-likelihood ratio over the runner-up
+    fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
 
 
 class CardReader:
@@ -127,11 +134,14 @@ class CardReader:
         off = self.deck.offsets[k].astype(np.float64)
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         score = np.minimum(r_p, s_p)
+        odds = np.minimum(r_odds, s_odds)
+        loose = np.maximum(r_d / ranks.typical, s_d / suits.typical)
         reads = []
         for j in np.flatnonzero(seen).tolist():
             code = codes[j] if confident[j] and codes[j] in self._code_at else None
             reads.append(_Read(code, float(score[j]), center[j], right[j], down[j],
-                               float(width[j]), None if code else "unsure"))
+                               float(width[j]), None if code else "unsure",
+                               float(odds[j]), float(loose[j])))
         return reads
 
     def _item(self, r: _Read) -> Item:
@@ -198,7 +208,8 @@ def _merge(reads: list[_Read]) -> list[_Read]:
         near = [k for k, j in enumerate(slot) if apart[i, j] < CLASH]
         twin = next((k for k in near if apart[i, slot[k]] < SAME), None)
         rivals = [k for k in near if r.code is not None and (
-            kept[k].code not in (None, r.code) or kept[k].note == "conflict")]
+            kept[k].code not in (None, r.code) or kept[k].note == "conflict")
+            and not _neighbours(r, kept[k], float(apart[i, slot[k]]))]
         for k in rivals:
             kept[k] = dataclasses.replace(kept[k], code=None, note="conflict")
         if twin is None and not rivals:
@@ -208,10 +219,37 @@ def _merge(reads: list[_Read]) -> list[_Read]:
     for k, r in enumerate(kept):
         if r.code is None:
             continue
-        if r.code in seen:
-            j = seen[r.code]
-            kept[j] = dataclasses.replace(kept[j], code=None, note="duplicate")
-            kept[k] = dataclasses.replace(r, code=None, note="duplicate")
-        else:
+        j = seen.get(r.code)
+        if j is None:
             seen[r.code] = k
+            continue
+        # One name at two places: where exactly one of the two reads is clean and sure, the
+        # other is its card's loose second index or a misread, and withdrawn alone; two clean,
+        # sure reads within half a card are the two indices of one card. Else both go.
+        first = kept[j]
+        one_card = _sure(first) and _sure(r) and float(np.hypot(*(first.center - r.center))) < (
+            ONE_CARD * min(first.width, r.width))
+        if _sure(first) != _sure(r) or one_card:
+            loser = k if _sure(first) or one_card else j
+            kept[loser] = dataclasses.replace(kept[loser], code=None, note="duplicate")
+            seen[r.code] = j + k - loser
+        else:
+            kept[j] = dataclasses.replace(first, code=None, note="duplicate")
+            kept[k] = dataclasses.replace(r, code=None, note="duplicate")
     return kept
+
+
+def _sure(r: _Read) -> bool:
+    """Whether a read fits its classes closely and surely (``CLEAN``, ``SURE``): in the
+    bench's frames no misread index has."""
+    return r.code is not None and r.fit < CLEAN and r.odds >= SURE
+
+
+def _neighbours(a: _Read, b: _Read, apart: float) -> bool:
+    """Whether two differently named reads closer than ``CLASH`` are two cards of a spread
+    (the centres an index gives err by up to a tenth of a card, a spread's step is at least a
+    quarter): both fit their classes closely and surely, and their centres are not those of
+    one card. In the bench's frames a misread index fits its class loosely (``fit`` 0.2 and
+    over) or barely beats the runner-up (``odds`` under 16) when it fits closely; a name
+    read twice is still withdrawn as a duplicate."""
+    return apart >= SAME and _sure(a) and _sure(b) and b.note != "conflict"
