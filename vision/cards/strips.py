@@ -112,7 +112,8 @@ def _band(frame: Image, quad: NDArray[np.float64], height: int,
 
 def _grey(image: Image) -> F32:
     """The darkest channel, white where the image is transparent, softened."""
-    grey = cv2.min(cv2.min(image[:, :, 0], image[:, :, 1]), image[:, :, 2]).astype(np.float32)
+    planes = cv2.split(image)  # three or four (with alpha)
+    grey = cv2.min(cv2.min(planes[0], planes[1]), planes[2]).astype(np.float32)
     if image.shape[2] == 4:
         grey[image[:, :, 3] < 128] = 255.0
     out: F32 = np.asarray(cv2.GaussianBlur(grey, (0, 0), BLUR), np.float32)
