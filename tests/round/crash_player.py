@@ -1,7 +1,8 @@
 """Child process for the crash tests: play a round up to a step, say so, then wait to be killed.
 
-``python -m tests.round.crash_player JOURNAL GAME STEP`` prints ``READY <last seq>`` once every
-act up to STEP has returned (so is committed) and then sleeps until SIGKILL.
+``python -m tests.round.crash_player JOURNAL GAME STEP`` (JOURNAL: an SQLite path or a
+PostgreSQL URL) prints ``READY <last seq>`` once every act up to STEP has returned (so is
+committed) and then sleeps until SIGKILL.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 import sys
 import time
 
+from controller.journal import StepClock, open_journal
 from controller.round import FakeCamera, PokerRound, TileRound
 
-from .helpers import DEALER, SYSTEM, TILE_HANDS, journal_at, poker, tiles
+from .helpers import DEALER, SYSTEM, TILE_HANDS, poker, tiles
 
 POKER_STEPS = ("opened", "bet", "closed", "shuffled", "dealing", "dealt", "rolled", "set",
                "exposed", "read", "mismatch", "settled")
@@ -80,11 +82,13 @@ def play_tiles(engine: TileRound, stop: str) -> None:
             return
 
 
-def main(path: str, game: str, stop: str) -> None:
+def main(where: str, game: str, stop: str) -> None:
     """Play, report, wait."""
-    journal = journal_at(__import__("pathlib").Path(path))
+    journal = open_journal(where, clock=StepClock())
     if game == "poker":
-        play_poker(poker(journal, seed=5), stop)
+        engine = poker(journal, seed=5)
+        assert isinstance(engine.camera, FakeCamera)
+        play_poker(engine, stop)
     else:
         play_tiles(tiles(journal, seed=5), stop)
     print(f"READY {journal.head()[0]}", flush=True)

@@ -21,10 +21,11 @@ ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 60.0
 
 
-def run_and_kill(path: Path, game: str, step: str) -> int:
-    """Start the player, wait (bounded) for READY, SIGKILL it; the last seq it committed."""
+def run_and_kill(where: Path | str, game: str, step: str) -> int:
+    """Start the player on the journal ``where`` (SQLite path or PostgreSQL URL), wait
+    (bounded) for READY, SIGKILL it; the last seq it committed."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tests.round.crash_player", str(path), game,
+    proc = subprocess.Popen([sys.executable, "-m", "tests.round.crash_player", str(where), game,
                              step], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, cwd=ROOT, env=env)
     try:

@@ -12,12 +12,6 @@ kill: it plays to STEP on the journal at URL, prints ``READY <last seq>`` and wa
 
 from __future__ import annotations
 
-import os
-import select
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,13 +22,13 @@ import pytest
 
 from controller.journal import Journal, StepClock, open_journal
 from controller.replay import replay_journal
-from controller.round import FakeCamera, FakeShuffler, Phase, PokerRound, TileRound
+from controller.round import FakeShuffler, Phase, PokerRound, TileRound
 from controller.round.recovery import RESTART_VOIDS, recover
 from controller.rules.events import from_json
 from controller.rules.seat import HandSet
 from tests.journal.helpers import PG_URL, pg_schema
 
-from .crash_player import POKER_STEPS, TILE_STEPS, play_poker, play_tiles
+from .crash_player import POKER_STEPS, TILE_STEPS
 from .helpers import (
     DEALER,
     SUPERVISOR,
@@ -158,36 +152,11 @@ def test_replay_of_a_round_voided_during_a_fault(pg: PgJournal) -> None:
 
 # --- crash and restart ----------------------------------------------------------------------
 
-def run_and_kill(url: str, game: str, step: str) -> int:
-    """Play to ``step`` in a child process on the PostgreSQL journal, SIGKILL it; its last seq."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tests.round.test_postgres", url, game, step],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, cwd=ROOT, env=env)
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], LIMIT_S)  # bounded wait
-        assert ready, f"no READY within {LIMIT_S} s"
-        line = proc.stdout.readline().decode()
-        assert line.startswith("READY "), (line, proc.stderr.read().decode()
-                                           if proc.stderr else "")
-        os.kill(proc.pid, signal.SIGKILL)
-        assert proc.wait(timeout=LIMIT_S) == -signal.SIGKILL
-        return int(line.split()[1])
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=LIMIT_S)
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
-
-
 @pytest.mark.parametrize(("game", "step"), [*(("poker", s) for s in POKER_STEPS),
                                             *(("tiles", s) for s in TILE_STEPS)])
 def test_kill_at_each_state_then_restart_on_postgres(pg: PgJournal, game: str,
                                                      step: str) -> None:
-    from .test_crash import finish
+    from .test_crash import finish, run_and_kill
 
     last = run_and_kill(pg.url, game, step)
     with pg.open() as journal:
@@ -262,21 +231,3 @@ def test_a_deleted_record_is_named(pg: PgJournal) -> None:
         assert (report.first_bad, report.reason) == (
             seq, f"missing (deleted?): the record after {seq - 1} is {seq + 1}")
         assert not replay_journal(journal).ok  # the round lost its roll: the replay refuses
-
-
-def main(url: str, game: str, stop: str) -> None:
-    """The crash child: play to ``stop``, report the last committed seq, wait to be killed."""
-    journal = open_journal(url, clock=StepClock())
-    if game == "poker":
-        engine = poker(journal, seed=5)
-        assert isinstance(engine.camera, FakeCamera)
-        play_poker(engine, stop)
-    else:
-        play_tiles(tiles(journal, seed=5), stop)
-    print(f"READY {journal.head()[0]}", flush=True)
-    while True:
-        time.sleep(1)
-
-
-if __name__ == "__main__":
-    main(*sys.argv[1:4])
