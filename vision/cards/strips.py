@@ -31,12 +31,12 @@ STRIP = (0.06, 0.24)  # the strip compared, from the card's left edge, in card w
 ROWS = (0.1, 1.02)  # its rows in the band (the card spans 0.06 .. 1.06 band heights)
 SLOT = (0.2, 0.45)  # where a neighbour's left edge lies from a card's in a spread, card widths
 LEVEL = 0.1  # how far its top may lie above or below the card's, card widths
-CORNER = (0.025, 0.2, 0.04, 0.22)  # index corner (x0, x1, y0, y1), card widths from top-left
+CORNER = (0.075, 0.2, 0.075, 0.22)  # inside every index (x0, x1, y0, y1), card widths from top-left
 REACH = 3  # pixels around a point searched for paper (ink strokes are thinner)
 FELT = 0.55  # a card's paper is brighter than this fraction of the brightest paper near it
 EDGE = 0.99  # left of a card's edge is darker than this fraction of its paper
-INK = 0.7  # darker than this fraction of the paper is ink
-ACCEPT = 0.63  # the least strip correlation that names the face
+INK = 0.88  # darker than this fraction of the paper is ink (a thin glyph, blurred, is 0.8)
+ACCEPT = 0.55  # the least strip correlation that names the face
 BLUR = 1.0
 
 
@@ -151,12 +151,13 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     level = np.abs(np.einsum("ijk,ik->ij", rel, down_axis)) / widths[:, None] < 0.3
     white = _lows(frame, tl, edge_r, edge_d, *_MARGIN).max(axis=1)
     # A card in a slot shows paper just beyond the read card's edge on that side; a read
-    # card in the slot leaves no room.
+    # card in the slot leaves no room (one two steps away does: a spread's step is at least
+    # a quarter of a card).
     room = []
     for side, u in ((-1, -0.08), (1, 1.08)):
         beside = _lows(frame, tl, edge_r, edge_d, np.full(len(_SIDE), u), _SIDE)
         near = side * along
-        taken = ((near > SLOT[0] - 0.05) & (near < SLOT[1] + 0.05) & level).any(axis=1)
+        taken = ((near > SLOT[0] - 0.05) & (near < SLOT[1]) & level).any(axis=1)
         room.append((np.mean(beside > FELT * white[:, None], axis=1) >= 0.6) & ~taken)
     for n, which in zip(*np.nonzero(np.stack(room, axis=1)), strict=True):
         side = -1 if which == 0 else 1
@@ -216,9 +217,11 @@ def _lows(frame: Image, corner: F64, right: F64, down: F64, u: F64, v: F64,
     return out
 
 
-_EDGE = np.linspace(0.08, 0.92, 8)
-_RIM = (np.concatenate([np.full(8, 0.08), np.full(8, 0.92), _EDGE, _EDGE]),
-        np.concatenate([_EDGE, _EDGE, np.full(8, 0.06), np.full(8, 0.94)]))
+# Points inside a card's rim: far enough in that a size read from a neighbour's index
+# (within about 5 %) keeps them on the card.
+_EDGE = np.linspace(0.15, 0.85, 8)
+_RIM = (np.concatenate([np.full(8, 0.12), np.full(8, 0.88), _EDGE, _EDGE]),
+        np.concatenate([_EDGE, _EDGE, np.full(8, 0.1), np.full(8, 0.9)]))
 _MARGIN = (np.array([0.25, 0.5, 0.75, 0.25, 0.5, 0.75]), np.array([0.03] * 3 + [0.97] * 3))
 _SIDE = np.linspace(0.3, 0.7, 5)
 
