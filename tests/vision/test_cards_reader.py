@@ -13,7 +13,7 @@ import pytest
 from tests.vision.conftest import STYLES, deck, faces
 from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
-from vision.cards.reader import _merge, _Read
+from vision.cards.reader import _like_sizes, _merge, _Read
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -78,6 +78,25 @@ def test_covered_joker_is_found_by_its_strip(style: str) -> None:
     assert {i.code for i in found if i.code} <= {c for c, _ in truth}  # nothing misread
 
 
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("angle", [3.0, 183.0])
+def test_a_joker_on_top_is_found_by_its_eyes(style: str, angle: float) -> None:
+    """A joker lying on a card shows little strip contrast over that card's paper; its two
+    solid eyes confirm it (a joker on the felt beside a card is found by its strip alone)."""
+    cards = faces(style)
+    for width, seed in ((95.0, 1), (105.0, 2)):
+        scene = Scene(size=(640, 360))
+        rng = np.random.default_rng(seed)
+        place_spread(scene, [(c, cards[c]) for c in ("9h", "Jk")], 320, 180, angle, width,
+                     Spread(step=(0.3, 0.3), card_jitter=(0.0, 0.0)), rng)
+        image, truth = scene.render(rng, STILL)
+        found = reader(style).read(image)
+        joker = next(t.center for t in truth if t.label == "Jk")
+        named = [i for i in found if i.code == "Jk"]
+        assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, joker)) < 25
+        assert {i.code for i in found if i.code} == {"9h", "Jk"}
+
+
 @pytest.mark.parametrize("style", ["2color", "2color-bf"])
 def test_a_card_with_its_index_rubbed_out_is_no_joker(style: str) -> None:
     """In the joker's place lies a card whose corner index cannot be seen: it is unknown,
@@ -132,3 +151,21 @@ def test_one_name_at_two_places(first: _Read, second: _Read, named: list[float])
     reads = _merge([first, second])
     assert sorted(r.center[0] for r in reads if r.code == "As") == named
     assert len(reads) == 2 and all(r.note == "duplicate" for r in reads if r.code is None)
+
+
+def _sized(code: str, width: float, fit: float) -> _Read:
+    return _Read(code, 1.0, np.array([width * 3, 100.0]), np.array([1.0, 0.0]),
+                 np.array([0.0, 1.0]), width, None, 40.0, fit)
+
+
+def test_sure_reads_set_the_card_size() -> None:
+    """Pips a card's width apart, read as indices of a card twice the size, outnumber the two
+    clean reads of a frame with few cards: the clean reads still set the size."""
+    reads = [_sized("9h", 100.0, 0.05), _sized("2c", 104.0, 0.07)] + [
+        _sized("4h", 230.0, 0.45) for _ in range(3)]
+    kept = _like_sizes(reads, (60.0, 300.0))
+    assert [r.code for r in kept] == ["9h", "2c", None, None, None]
+    assert {r.note for r in kept[2:]} == {"odd size"}
+    # With no clean read, the median of the named reads decides, as before.
+    loose = [_sized("9h", 100.0, 0.3)] + [_sized("4h", 230.0, 0.45) for _ in range(3)]
+    assert [r.code for r in _like_sizes(loose, (60.0, 300.0))] == [None, "4h", "4h", "4h"]

@@ -173,11 +173,16 @@ def _like_sizes(reads: list[_Read], widths: tuple[float, float]) -> list[_Read]:
     """Reads of cards of a size no card on this table has are withdrawn (named) or dropped.
 
     All cards of a deck are one size, so the widths the reads imply agree within what the
-    camera's perspective allows (``SIZE_SPREAD``); a read far from the median of the named
-    reads, or outside ``widths``, came from something that only looks like an index.
+    camera's perspective allows (``SIZE_SPREAD``); a read far from the median of the sure
+    reads (``_sure``; of all named reads when none is sure), or outside ``widths``, came
+    from something that only looks like an index.
     """
-    sure = [r.width for r in reads if r.code is not None]
-    typical = float(np.median(sure)) if len(sure) >= 3 else None
+    named = [r.width for r in reads if r.code is not None]
+    # Clean, sure reads set the size when there are any: pips a card's width apart can pass
+    # for an index of a card twice the size, and in a frame of few cards outnumber them.
+    sure = [r.width for r in reads if _sure(r)]
+    typical = (float(np.median(sure)) if sure
+               else float(np.median(named)) if len(named) >= 3 else None)
     kept = []
     for r in reads:
         odd = not widths[0] <= r.width <= widths[1] or (
