@@ -97,6 +97,30 @@ def test_a_joker_on_top_is_found_by_its_eyes(style: str, angle: float) -> None:
         assert {i.code for i in found if i.code} == {"9h", "Jk"}
 
 
+@pytest.mark.parametrize("style", ["2color", "4color"])
+@pytest.mark.parametrize("angle", [3.0, 183.0])
+def test_a_joker_beneath_a_turned_read_card_is_found(style: str, angle: float) -> None:
+    """The top card of a two-card hand shows both indices and may be read by its far one,
+    turned against the spread: the joker beneath it is sought on both of its sides."""
+    cards = faces(style)
+    for seed in (1, 2):
+        scene = Scene(size=(640, 360))
+        rng = np.random.default_rng(seed)
+        place_spread(scene, [(c, cards[c]) for c in ("Jk", "9h")], 320, 180, angle, 95.0,
+                     Spread(step=(0.3, 0.3), card_jitter=(0.0, 0.0)), rng)
+        image, truth = scene.render(rng, STILL)
+        found = reader(style).read(image)
+        joker = next(t.center for t in truth if t.label == "Jk")
+        named = [i for i in found if i.code == "Jk"]
+        assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, joker)) < 25
+        assert {i.code for i in found if i.code} == {"9h", "Jk"}
+
+
+def test_both_indices_of_a_card_mark_it_on_top() -> None:
+    merged = _merge([_read("As", 100.0), _read("As", 105.0), _read("Kd", 400.0)])
+    assert [(r.code, r.both) for r in merged] == [("As", True), ("Kd", False)]
+
+
 @pytest.mark.parametrize("style", ["2color", "2color-bf"])
 def test_a_card_with_its_index_rubbed_out_is_no_joker(style: str) -> None:
     """In the joker's place lies a card whose corner index cannot be seen: it is unknown,

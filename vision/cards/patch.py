@@ -19,7 +19,12 @@ F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
 
-SCALE = 11.0  # patch pixels from the rank's centroid to the suit's
+# Patch pixels from the rank's centroid to the suit's. Tried on ``bench/bench_vision.py``
+# (1,000 frames, seed 2026): 14, with 28 x 30 and 22 x 22 patches and the reader's odds
+# raised from 9 to 15, read 98.37 and 95.40 % of 2color and 2color-bf cards right against
+# 98.13 and 93.93 % at 11, but 2.0 and 3.1 in 10,000 wrong against 1.0 and 2.0, and took
+# 15-25 % longer; kept at 11.
+SCALE = 11.0
 RANK = (22, 24)  # rank patch (width, height)
 SUIT = (18, 18)  # suit patch (width, height)
 

@@ -60,6 +60,7 @@ class _Read:
     note: str | None
     odds: float = 0.0  # the lesser of rank's and suit's log-likelihood ratio over the runner-up
     fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
+    both: bool = False  # both indices of the card were read: it lies on top
 
 
 class CardReader:
@@ -77,7 +78,8 @@ class CardReader:
         reads = _merge(_like_sizes(self._match(frame, groups), self.thresholds.widths))
         items = [self._item(r) for r in reads]
         items += strips.find(frame, self.deck.strip_codes, self.deck.strips,
-                             self.deck.strip_accept, self.deck.aspect, items)
+                             self.deck.strip_accept, self.deck.aspect, items,
+                             [r.both for r in reads])
         return sorted(items, key=lambda i: (round(i.center[1] / 40), i.center[0]))
 
     def _candidates(self, groups: Groups) -> Groups:
@@ -220,6 +222,8 @@ def _merge(reads: list[_Read]) -> list[_Read]:
         if twin is None and not rivals:
             kept.append(r)
             slot.append(i)
+        elif twin is not None and r.code is not None and kept[twin].code == r.code:
+            kept[twin] = dataclasses.replace(kept[twin], both=True)
     seen: dict[str, int] = {}
     for k, r in enumerate(kept):
         if r.code is None:
@@ -255,6 +259,6 @@ def _neighbours(a: _Read, b: _Read, apart: float) -> bool:
     (the centres an index gives err by up to a tenth of a card, a spread's step is at least a
     quarter): both fit their classes closely and surely, and their centres are not those of
     one card. In the bench's frames a misread index fits its class loosely (``fit`` 0.2 and
-    over) or barely beats the runner-up (``odds`` under 16) when it fits closely; a name
-    read twice is still withdrawn as a duplicate."""
+    over) or barely beats the runner-up (``odds`` under ``SURE``) when it fits closely; a
+    name read twice is still withdrawn as a duplicate."""
     return apart >= SAME and _sure(a) and _sure(b) and b.note != "conflict"

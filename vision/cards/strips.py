@@ -48,7 +48,7 @@ INK = 0.88  # darker than this fraction of the paper is ink (a thin glyph, blurr
 ACCEPT = 0.63  # the least strip correlation that names the face
 LOOSE = 0.4  # the least where the face's eyes show too (``_eyes``: a joker lying on top)
 EYES = ((0.375, 0.658), (0.621, 0.658))  # this artwork's joker's eyes, card widths from top-left
-SHIFT = 0.08  # how far the eyes are sought from where the strip puts them, card widths
+SHIFT = 0.06  # how far the eyes are sought from where the strip puts them, card widths
 BLUR = 1.0
 
 
@@ -133,14 +133,15 @@ def _grey(image: Image) -> F32:
 
 
 def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float,
-         aspect: float, items: Sequence[Item]) -> list[Item]:
+         aspect: float, items: Sequence[Item], both: Sequence[bool] = ()) -> list[Item]:
     """Cards of ``strip_codes`` beside the card ``items`` already found in ``frame``.
 
     A face is sought only where a spread leaves room for a card: its left edge one step
     (``SLOT`` card widths) left or right of a read card's, level with it, where no card is
     read. There its strip must match (``accept``), its left edge must show (``_edge``), its
     paper must reach its far edges (``_on_cards``) and its index corner be blank
-    (``_blank``): a card whose index went unread has ink there.
+    (``_blank``): a card whose index went unread has ink there. ``both`` (one flag per item):
+    both indices of that card were read, so it lies on top and may be turned.
     """
     if not strip_codes or templates.size == 0 or not items:
         return []
@@ -152,18 +153,27 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     known = [i for i in items if i.code is not None]
     if not known:
         return []
-    quads = np.array([i.corners for i in known], np.float64)  # (n, 4, 2)
-    centres = np.array([i.center for i in known], np.float64)
+    # A card on top (``both`` its indices read) may have been read by its far index, turned
+    # against the spread: it is searched in both senses (a covered card shows one index only,
+    # the one whose sense is the spread's).
+    on_top = [k for k, i in enumerate(items) if i.code is not None
+              and k < len(both) and both[k]]
+    cards = known + [items[k] for k in on_top]
+    quads = np.array([i.corners for i in cards], np.float64)  # (n, 4, 2)
+    quads[len(known):] = np.roll(quads[len(known):], 2, axis=1)
+    centres = np.array([i.center for i in cards], np.float64)
     tl, edge_r, edge_d = quads[:, 0], quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]
     widths = np.hypot(edge_r[:, 0], edge_r[:, 1])
     right_axis = edge_r / np.maximum(widths, 1e-6)[:, None]
     down_axis = edge_d / np.maximum(np.hypot(edge_d[:, 0], edge_d[:, 1]), 1e-6)[:, None]
-    rel = centres[None, :, :] - centres[:, None, :]  # (item, other, xy)
+    # Every card found, read or not, fills its place: an index read as unknown is still there.
+    others = np.array([i.center for i in items], np.float64)
+    rel = others[None, :, :] - centres[:, None, :]  # (card, item, xy)
     along = np.einsum("ijk,ik->ij", rel, right_axis) / widths[:, None]
     level = np.abs(np.einsum("ijk,ik->ij", rel, down_axis)) / widths[:, None] < 0.3
     white = _lows(frame, tl, edge_r, edge_d, *_MARGIN).max(axis=1)
-    # A card in a slot shows paper just beyond the read card's edge on that side; a read
-    # card in the slot leaves no room (one two steps away does: a spread's step is at least
+    # A card in a slot shows paper just beyond the read card's edge on that side; a card
+    # found in the slot leaves no room (one two steps away does: a spread's step is at least
     # a quarter of a card).
     room = []
     for side, u in ((-1, -0.08), (1, 1.08)):
@@ -270,7 +280,14 @@ def _eyes(frame: Image, corner: F64, right: F64, down: F64, aspect: float,
         ru = (u[:, :, None] + 0.07 * np.cos(ring)).ravel()
         rv = (v[:, :, None] + 0.07 * np.sin(ring)).ravel()
         around = _lows(frame, corner, right, down, ru, rv).reshape(len(du), -1)
-        if ((dots.max(axis=1) < 0.5 * white) & (around.min(axis=1) > 0.75 * white)).any():
+        # Between the eyes lies bare paper; between two index suits of a spread, which may
+        # lie as far apart, lies the edge of the card on top.
+        t = np.linspace(0.25, 0.75, 11)
+        bu = (u[:, :1] + t * (u[:, 1:] - u[:, :1])).ravel()
+        bv = (v[:, :1] + t * (v[:, 1:] - v[:, :1])).ravel()
+        between = _lows(frame, corner, right, down, bu, bv).reshape(len(du), -1)
+        if ((dots.max(axis=1) < 0.5 * white) & (around.min(axis=1) > 0.75 * white)
+                & (between.min(axis=1) > 0.85 * white)).any():
             return True
     return False
 
