@@ -39,6 +39,7 @@ WIDTH = 40  # card width in band pixels
 STRIP = (0.06, 0.24)  # the strip compared, from the card's left edge, in card widths
 ROWS = (0.1, 1.02)  # its rows in the band (the card spans 0.06 .. 1.06 band heights)
 SLOT = (0.2, 0.45)  # where a neighbour's left edge lies from a card's in a spread, card widths
+APART = 0.2  # the least distance between the centres of two cards of a spread, card widths
 LEVEL = 0.1  # how far its top may lie above or below the card's, card widths
 CORNER = (0.075, 0.2, 0.075, 0.22)  # inside every index (x0, x1, y0, y1), card widths from top-left
 REACH = 3  # pixels around a point searched for paper (ink strokes are thinner)
@@ -323,7 +324,7 @@ def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, fl
     for score, code, corner, right, down, width in sorted(found, key=lambda f: -f[0]):
         h = width * aspect
         centre = corner + right * width / 2 + down * h / 2
-        if any(np.hypot(*(centre - c)) < 0.15 * width for c in taken):
+        if any(np.hypot(*(centre - c)) < APART * width for c in taken):
             continue
         taken.append(centre)
         pts = [corner, corner + right * width, corner + right * width + down * h,
