@@ -18,6 +18,8 @@ import pytest
 from controller.demo import play_round
 from controller.journal import Journal, Randomness, Role, StepClock, open_journal
 from controller.profile import DEFAULT_PROFILE, load_profile
+from controller.round import FakeDice, FakeShuffler, PokerRound, Who
+from controller.rules.dealing import HOUSE
 
 PG_URL = os.environ.get("PAIGOW_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = ["sqlite", "postgres"]
@@ -127,3 +129,22 @@ def append_round(journal: Journal, round_id: str, seed: int, *, replay: bool = F
 def note(i: int, round_id: str | None = None) -> dict[str, Any]:
     """A small event of the engine's own kind."""
     return {"type": "note", "v": 1, "i": i, "round": round_id}
+
+
+def profile_round(journal: Journal, profile: str, seed: int) -> PokerRound:
+    """A poker round engine of table profile ``profile`` on the seeded fakes."""
+    return PokerRound(journal, load_profile(profile), FakeShuffler(seed), FakeDice(seed))
+
+
+def deal_and_set(engine: PokerRound) -> None:
+    """Close the bets, shuffle, deal, roll, and set every playing hand but the house's."""
+    dealer, system = Who.dealer(), Who.system()
+    engine.close_bets(dealer)
+    engine.shuffle(system)
+    for _ in range(engine.game.positions):
+        engine.deal_packet(system)
+    engine.roll(system)
+    assert engine.round is not None
+    for position in engine.round.playing():
+        if position != HOUSE:
+            engine.set_hand(dealer, position)

@@ -10,46 +10,29 @@ import pytest
 
 from controller.commands.journal import main
 from controller.journal import Journal
-from controller.profile import load_profile
-from controller.round import FakeDice, FakeShuffler, PokerRound, Who
+from controller.round import Who
 from controller.rules.events import from_json, to_json
 from controller.rules.home_pot import PotResult
 from controller.rules.settlement import Settlement
-from tests.journal.helpers import Store
+from tests.journal.helpers import Store, deal_and_set, profile_round
 
 D, S, SYS = Who.dealer(), Who.supervisor(), Who.system()
 
 
-def _engine(journal: Journal, profile: str, seed: int) -> PokerRound:
-    return PokerRound(journal, load_profile(profile), FakeShuffler(seed), FakeDice(seed))
-
-
-def _deal_and_set(engine: PokerRound) -> None:
-    engine.close_bets(D)
-    engine.shuffle(SYS)
-    for _ in range(engine.game.positions):
-        engine.deal_packet(SYS)
-    engine.roll(SYS)
-    assert engine.round is not None
-    for position in engine.round.playing():
-        if position != 1:
-            engine.set_hand(D, position)
-
-
 def _home_deals(journal: Journal, deals: int) -> list[dict[str, object]]:
-    engine = _engine(journal, "home", seed=3)
+    engine = profile_round(journal, "home", seed=3)
     made = []
     for _ in range(deals):
         engine.open_round(D)
         for position in range(2, 8):
             engine.take_bet(D, position, engine.ante_due(position))
-        _deal_and_set(engine)
+        deal_and_set(engine)
         made.append(engine.settle(D).payload())
     return made
 
 
 def _rotation_rounds(journal: Journal) -> None:
-    engine = _engine(journal, "rotation", seed=4)
+    engine = profile_round(journal, "rotation", seed=4)
     for take in (False, True):
         engine.open_round(D)
         engine.offer_bank(D, 5 if not take else None)  # the first passes over 2, 3 and 4
@@ -60,16 +43,16 @@ def _rotation_rounds(journal: Journal) -> None:
             engine.decline_bank(D)
         for position in (2, 3):
             engine.take_bet(D, position, 2_500)
-        _deal_and_set(engine)
+        deal_and_set(engine)
         engine.expose_dealer(D)
         engine.settle(D)
 
 
 def _heads_up_round(journal: Journal) -> None:
-    engine = _engine(journal, "heads-up", seed=5)
+    engine = profile_round(journal, "heads-up", seed=5)
     engine.open_round(D)
     engine.take_bet(D, 2, 1_500)
-    _deal_and_set(engine)
+    deal_and_set(engine)
     engine.expose_dealer(D)
     engine.settle(D)
 

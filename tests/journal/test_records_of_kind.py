@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 
 from controller.journal import Journal, QueryError, Record, Role
-from controller.profile import load_profile
-from controller.round import FakeDice, FakeShuffler, PokerRound, Who
+from controller.round import PokerRound, Who
 from controller.round.history import TableHistory
 from controller.rules.dealing import HOUSE
 from controller.rules.home_pot import PotStatus
-from tests.journal.helpers import Store, append_round, note
+from tests.journal.helpers import Store, append_round, deal_and_set, note, profile_round
 
 D, S, SYS = Who.dealer(), Who.supervisor(), Who.system()
 
@@ -118,20 +117,8 @@ def _linear(journal: Journal, profile: str, replay: bool = False
     return wagers, offered, pot
 
 
-def _engine(journal: Journal, profile: str, seed: int) -> PokerRound:
-    return PokerRound(journal, load_profile(profile), FakeShuffler(seed), FakeDice(seed))
-
-
 def _finish(engine: PokerRound, expose: bool = True) -> None:
-    engine.close_bets(D)
-    engine.shuffle(SYS)
-    for _ in range(engine.game.positions):
-        engine.deal_packet(SYS)
-    engine.roll(SYS)
-    assert engine.round is not None
-    for position in engine.round.playing():
-        if position != HOUSE:
-            engine.set_hand(D, position)
+    deal_and_set(engine)
     if expose:
         engine.expose_dealer(D)
     engine.settle(D)
@@ -182,9 +169,9 @@ def _check(journal: Journal, profile: str, kept: TableHistory | None = None) -> 
 
 def test_history_matches_a_linear_read_across_tables_and_restarts(store: Store) -> None:
     journal = store.open()
-    heads_up = _engine(journal, "heads-up", 1)
-    rotation = _engine(journal, "rotation", 2)
-    home = _engine(journal, "home", 3)
+    heads_up = profile_round(journal, "heads-up", 1)
+    rotation = profile_round(journal, "rotation", 2)
+    home = profile_round(journal, "home", 3)
     kept: dict[str, TableHistory | None] = {"heads-up": None, "rotation": None, "home": None}
     for n in range(4):
         _heads_up(heads_up, 500 + 100 * n)
@@ -211,7 +198,7 @@ def test_history_matches_a_linear_read_across_tables_and_restarts(store: Store) 
 
 def test_a_round_open_across_a_restart_counts(store: Store) -> None:
     journal = store.open()
-    first = _engine(journal, "heads-up", 1)
+    first = profile_round(journal, "heads-up", 1)
     _heads_up(first, 700)
     first.open_round(D)
     first.take_bet(D, 2, 1_200)
@@ -242,7 +229,7 @@ class _Counting:
 def test_a_restart_reads_the_newest_rounds_not_the_whole_journal(tmp_path: Any) -> None:
     from controller.journal import StepClock, open_journal
     journal = open_journal(tmp_path / "j.db", clock=StepClock())
-    heads_up, home = _engine(journal, "heads-up", 1), _engine(journal, "home", 3)
+    heads_up, home = profile_round(journal, "heads-up", 1), profile_round(journal, "home", 3)
     for n in range(40):
         _heads_up(heads_up, 500 + 100 * (n % 7))
     _home(home)

@@ -81,3 +81,14 @@ def tiles_set_all(engine: TileRound) -> None:
         if position != 1:
             engine.set_hand(DEALER, position, hand=next(hands))
     engine.expose_dealer(DEALER, hand=next(hands))
+
+
+def void_during_fault(engine: PokerRound, round_id: str | None = None) -> None:
+    """Open a round, bet, and void it while the shuffler's short count is the active fault."""
+    engine.open_round(DEALER, round_id)
+    engine.take_bet(DEALER, 3, 2500)
+    engine.close_bets(DEALER)
+    assert isinstance(engine.shuffler, FakeShuffler)
+    engine.shuffler.inject("short_count")
+    engine.shuffle(SYSTEM)
+    engine.void(SUPERVISOR, "deck short")  # clears the active fault as it voids

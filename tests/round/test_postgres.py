@@ -39,6 +39,7 @@ from .helpers import (
     tiles,
     tiles_set_all,
     tiles_to_setting,
+    void_during_fault,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,14 +139,7 @@ def test_replay_of_postgres_rounds_reaches_the_same_settlements(pg: PgJournal) -
 
 def test_replay_of_a_round_voided_during_a_fault(pg: PgJournal) -> None:
     with pg.open() as journal:
-        engine = poker(journal, seed=4)
-        engine.open_round(DEALER)
-        engine.take_bet(DEALER, 3, 2500)
-        engine.close_bets(DEALER)
-        assert isinstance(engine.shuffler, FakeShuffler)
-        engine.shuffler.inject("short_count")
-        engine.shuffle(SYSTEM)
-        engine.void(SUPERVISOR, "deck short")  # clears the active fault as it voids
+        void_during_fault(poker(journal, seed=4))
         report = replay_journal(journal)
         assert report.ok, [r.difference for r in report.rounds]
 

@@ -27,6 +27,7 @@ from .helpers import (
     tiles,
     tiles_set_all,
     tiles_to_setting,
+    void_during_fault,
 )
 
 
@@ -144,14 +145,7 @@ def test_engine_settlement_equals_settle_computed_directly(tmp_path_factory: pyt
 
 def _void_during_fault(path: Path, round_id: str | None = None) -> None:
     journal = journal_at(path)
-    engine = poker(journal, seed=4)
-    engine.open_round(DEALER, round_id)
-    engine.take_bet(DEALER, 3, 2500)
-    engine.close_bets(DEALER)
-    assert isinstance(engine.shuffler, FakeShuffler)
-    engine.shuffler.inject("short_count")
-    engine.shuffle(SYSTEM)
-    engine.void(SUPERVISOR, "deck short")  # clears the active fault as it voids
+    void_during_fault(poker(journal, seed=4), round_id)
     journal.close()
 
 
