@@ -42,6 +42,7 @@ def main() -> int:
     parser.add_argument("--styles", nargs="+", default=list(STYLES), choices=STYLES)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--mistakes", type=int, default=5, help="wrong reads listed per style")
+    parser.add_argument("--why", action="store_true", help="list unknown cards by cause")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
@@ -61,6 +62,7 @@ def main() -> int:
             "median_ms": statistics.median(ms), "p95_ms": sorted(ms)[int(0.95 * len(ms))],
             "median_cpu_ms": statistics.median(cpu),
             "calibration_s": made, "mistakes": tally.mistakes[:args.mistakes],
+            "losses": dict(tally.losses.most_common()),
         })
         if not args.json:
             r = rows[-1]
@@ -71,6 +73,9 @@ def main() -> int:
                   f"(calibration {made:.1f} s)")
             for m in r["mistakes"]:
                 print(f"    {m}")
+            if args.why:
+                for why, n in tally.losses.most_common():
+                    print(f"    unknown, {why}: {n} ({100 * n / max(r['cards'], 1):.2f} %)")
     if args.json:
         print(json.dumps({"bench": "vision_cards", "rows": rows}))
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import shutil
 from pathlib import Path
 
@@ -29,6 +31,29 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert back.codes == original.codes and back.link == original.link
     assert np.array_equal(back.ranks.projection, original.ranks.projection)
     assert back.strip_accept == original.strip_accept
+    assert back.fine_ranks is not None and original.fine_ranks is not None
+    assert np.array_equal(back.fine_ranks.means, original.fine_ranks.means)
+    assert back.fine_suits is not None and original.fine_suits is not None
+    assert back.fine_suits.typical == original.fine_suits.typical
+
+
+def test_a_version_1_deck_loads_without_the_fine_cut(tmp_path: Path) -> None:
+    """A deck saved before the fine discriminants existed still loads, and reads without."""
+    path = tmp_path / "old.npz"
+    dataclasses.replace(deck("2color"), fine_ranks=None, fine_suits=None).save(path)
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    assert "fine_rank_typical" not in meta and not any(k.startswith("fine") for k in arrays)
+    meta["version"] = 1
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    back = Deck.load(path)
+    assert back.fine_ranks is None and back.fine_suits is None
+    assert back.codes == deck("2color").codes
+    meta["version"] = 3
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    with pytest.raises(CalibrationError, match="version 3, expected 'paigow-deck' version 1 or 2"):
+        Deck.load(path)
 
 
 def test_load_refuses_other_files(tmp_path: Path) -> None:

@@ -7,13 +7,15 @@ the issue's targets (99.5 % right, 1 in 10,000 wrong) are not reached yet.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from tests.vision.conftest import STYLES, deck, faces
 from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
-from vision.cards.reader import _like_sizes, _merge, _Read
+from vision.cards.reader import FINE_ODDS, Thresholds, _like_sizes, _merge, _Read, _settle
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -134,9 +136,10 @@ def test_seven_hand_tables(style: str) -> None:
     assert tally.wrong <= wrong, tally.mistakes
 
 
-def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0) -> _Read:
+def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
+          settled: bool = False) -> _Read:
     return _Read(code, 1.0, np.array([x, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]),
-                 100.0, None, odds, fit)
+                 100.0, None, odds, fit, settled=settled)
 
 
 @pytest.mark.parametrize(("second", "kept"), [
@@ -182,3 +185,57 @@ def test_sure_reads_set_the_card_size() -> None:
     # With no clean read, the median of the named reads decides, as before.
     loose = [_sized("9h", 100.0, 0.3)] + [_sized("4h", 230.0, 0.45) for _ in range(3)]
     assert [r.code for r in _like_sizes(loose, (60.0, 300.0))] == [None, "4h", "4h", "4h"]
+
+
+def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
+    """Close calls (rows 0-3; row 4 is not close) are settled by the fine cut only to a class
+    the coarse cut had first or second, surely and closely."""
+    coarse = np.array([[1.0, 2.0, 9.0]] * 4)  # coarse: class 0, then 1; class 2 far
+    sure, typical = 2 * FINE_ODDS + 1.0, 100.0
+    fine = np.array([
+        [sure, 0.0, sure + 5.0],  # class 1, sure and close: settled to 1
+        [0.0, 5.0, sure],  # class 0 but not sure: left open
+        [sure, sure + 5.0, 0.0],  # class 2: the coarse cut never had it
+        [sure + 60.0, 60.0, sure + 65.0],  # class 1 but far from it: left open
+    ])
+    best = np.array([0, 0, 0, 0, 0], np.int64)
+    ok = np.array([False] * 4 + [True])
+    close = np.array([True] * 4 + [False])
+    _settle(coarse, best, ok, close, fine, typical, Thresholds())
+    assert best.tolist() == [1, 0, 0, 0, 0]
+    assert ok.tolist() == [True, False, False, False, True]
+
+
+@pytest.mark.parametrize("other", [_read("Kd", 105.0, odds=12.0), _read("Kd", 105.0)])
+def test_a_fine_cut_name_yields_at_its_place(other: _Read) -> None:
+    """Two names at one card: where one came only from the fine cut, the other stands,
+    whichever was read first; two plain names there still withdraw each other."""
+    fine = _read("As", 100.0, odds=4.0, settled=True)
+    for reads in ([fine, other], [other, fine]):
+        merged = _merge([dataclasses.replace(r, score=1.0 - k / 10) for k, r in enumerate(reads)])
+        assert [r.code for r in merged if r.code] == ["Kd"]
+    plain = _merge([_read("As", 100.0, odds=12.0), other])
+    assert [r.code for r in plain if r.code] == []
+    assert {r.note for r in plain} == {"conflict"}
+
+
+def test_a_fine_cut_name_yields_to_its_name_elsewhere() -> None:
+    """One name at two places: a fine-cut name loses to a plain one, as a plain one to a sure
+    one, and only it is withdrawn."""
+    plain = _read("As", 400.0, odds=12.0)
+    fine = _read("As", 100.0, odds=4.0, settled=True)
+    for reads in ([fine, plain], [plain, fine]):
+        merged = _merge(reads)
+        assert [r.center[0] for r in merged if r.code == "As"] == [400.0]
+        assert [r.note for r in merged if r.code is None] == ["duplicate"]
+
+
+def test_the_fine_cut_reads_more_and_no_worse() -> None:
+    """On the seeded tables of the style whose thin, large indices it was made for, the deck's
+    fine discriminants name more cards and misname none more than the coarse cut alone."""
+    style = "2color-bf"
+    full = evaluate(reader(style), faces(style), SCENES, seed=77)
+    coarse = dataclasses.replace(deck(style), fine_ranks=None, fine_suits=None)
+    alone = evaluate(CardReader(coarse), faces(style), SCENES, seed=77)
+    assert full.right > alone.right, (full.right, alone.right)
+    assert full.wrong <= alone.wrong, full.mistakes

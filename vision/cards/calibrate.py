@@ -71,10 +71,13 @@ def calibrate(
         offsets.append(np.median([found.offsets[i] for i in mine], axis=0))
         lengths.append(float(np.median([found.lengths[i] for i in mine])))
     strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
-    ranks = Lda.fit(np.stack(found.ranks), [c[0] for c in found.codes])
-    suits = Lda.fit(np.stack(found.suits), [c[1] for c in found.codes])
+    rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in found.codes]
     return Deck(
-        name=name, aspect=aspect, link=link, codes=codes, ranks=ranks, suits=suits,
+        name=name, aspect=aspect, link=link, codes=codes,
+        ranks=Lda.fit(np.stack(found.ranks), rank_of),
+        suits=Lda.fit(np.stack(found.suits), suit_of),
+        fine_ranks=Lda.fit(np.stack(found.fine_ranks), rank_of),
+        fine_suits=Lda.fit(np.stack(found.fine_suits), suit_of),
         offsets=np.array(offsets, np.float32), lengths=np.array(lengths, np.float32),
         strip_codes=tuple(strip_codes), strips=strip_templates, strip_accept=strip_accept,
     )

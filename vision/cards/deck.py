@@ -4,7 +4,9 @@ Made by ``calibrate.calibrate`` from one image per face. It holds a discriminant
 and one for suits (``model.Lda``, over the vectors of ``patch``), and per face with a corner
 index where the card's centre lies from the suit's centroid (in card widths, in the index's
 own frame: right, down) and the distance from the rank's centroid to the suit's (in card
-widths). Faces without a corner index (this artwork's joker) have strip templates instead.
+widths). A second pair of discriminants, over patches cut at twice the resolution
+(``patch.FINE``), settles close calls; a deck saved without them (version 1) reads without.
+Faces without a corner index (this artwork's joker) have strip templates instead.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from .model import Lda
 
 F32 = NDArray[np.float32]
 FORMAT = "paigow-deck"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)  # versions ``load`` reads
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ class Deck:
     strip_codes: tuple[str, ...] = ()
     strips: F32 = field(default_factory=lambda: np.zeros((0, 0, 0), np.float32))
     strip_accept: float = 1.0  # correlation that names a strip face
+    fine_ranks: Lda | None = None
+    fine_suits: Lda | None = None
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -64,11 +69,16 @@ class Deck:
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept,
         }
+        fine: dict[str, NDArray[np.float32]] = {}
+        if self.fine_ranks is not None and self.fine_suits is not None:
+            meta["fine_rank_typical"] = self.fine_ranks.typical
+            meta["fine_suit_typical"] = self.fine_suits.typical
+            fine = {**self.fine_ranks.arrays("fine_rank"), **self.fine_suits.arrays("fine_suit")}
         buf = io.BytesIO()
         arrays: dict[str, NDArray[np.generic]] = {
             "meta": np.array(json.dumps(meta)), "offsets": self.offsets,
             "lengths": self.lengths, "strips": self.strips,
-            **self.ranks.arrays("rank"), **self.suits.arrays("suit"),
+            **self.ranks.arrays("rank"), **self.suits.arrays("suit"), **fine,
         }
         np.savez_compressed(buf, allow_pickle=False, **arrays)
         try:
@@ -84,11 +94,13 @@ class Deck:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 arrays = {k: data[k] for k in data.files if k != "meta"}
-            if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+            if meta.get("format") != FORMAT or meta.get("version") not in READABLE:
                 raise CalibrationError(
                     f"{where!r}: format {meta.get('format')!r} version "
-                    f"{meta.get('version')!r}, expected {FORMAT!r} version {VERSION}"
+                    f"{meta.get('version')!r}, expected {FORMAT!r} version "
+                    f"{' or '.join(map(str, READABLE))}"
                 )
+            fine = "fine_rank_typical" in meta
             return cls(
                 name=str(meta["name"]), aspect=float(meta["aspect"]),
                 link=float(meta["link"]), codes=tuple(meta["codes"]),
@@ -99,6 +111,10 @@ class Deck:
                 strip_codes=tuple(meta["strip_codes"]),
                 strips=arrays["strips"].astype(np.float32),
                 strip_accept=float(meta["strip_accept"]),
+                fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
+                                           meta["fine_rank_typical"]) if fine else None,
+                fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],
+                                           meta["fine_suit_typical"]) if fine else None,
             )
         except FileNotFoundError as err:
             raise CalibrationError(f"no deck calibration at {where!r}") from err

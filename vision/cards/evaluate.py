@@ -3,12 +3,15 @@
 A read belongs to the card whose true centre is nearest, if within ``NEAR`` card widths. A
 card is right when the reads belonging to it name it and nothing else; wrong when any names
 another card; unknown otherwise (not found, or found with ``code=None``). A named read that
-belongs to no card is wrong too.
+belongs to no card is wrong too. Each unknown card is counted in ``losses`` by why: the note
+of its reads ("unsure", "odd size", "conflict", "duplicate") or "not found", for the joker
+apart from the rest and for covered cards apart from those on top.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -22,6 +25,7 @@ from .reader import CardReader
 
 Image = NDArray[np.uint8]
 NEAR = 0.25
+ON_TOP = 0.95  # a card this much of which shows lies on top (its two indices show)
 
 
 @dataclass
@@ -36,6 +40,7 @@ class Tally:
     seconds: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     mistakes: list[str] = field(default_factory=list)
+    losses: Counter[str] = field(default_factory=Counter)
 
     @property
     def cards(self) -> int:
@@ -51,17 +56,17 @@ class Tally:
         cards = [t for t in truth if t.kind == "card"]
         centres = np.array([t.center for t in cards], np.float64).reshape(-1, 2)
         widths = np.array([np.hypot(*np.subtract(t.corners[1], t.corners[0])) for t in cards])
-        mine: dict[int, list[str | None]] = {i: [] for i in range(len(cards))}
+        mine: dict[int, list[Item]] = {i: [] for i in range(len(cards))}
         for item in (i for i in items if i.kind == "card"):
             d = np.hypot(*(centres - np.array(item.center)).T) / widths if len(cards) else []
             j = int(np.argmin(d)) if len(cards) else -1
             if j >= 0 and d[j] < NEAR:
-                mine[j].append(item.code)
+                mine[j].append(item)
             elif item.code is not None:
                 self.wrong += 1
                 self.mistakes.append(f"frame {frame}: read {item.code} where no card lies")
         for j, card in enumerate(cards):
-            named = {c for c in mine[j] if c is not None}
+            named = {i.code for i in mine[j] if i.code is not None}
             if named == {card.label}:
                 self.right += 1
             elif named:
@@ -69,6 +74,10 @@ class Tally:
                 self.mistakes.append(f"frame {frame}: {card.label} read as {sorted(named)}")
             else:
                 self.unknown += 1
+                why = sorted({i.note or "unnamed" for i in mine[j]}) or ["not found"]
+                face = "joker" if card.label == "Jk" else "card"
+                lies = "top" if card.visible >= ON_TOP else "covered"
+                self.losses[f"{face} {lies}: {'+'.join(why)}"] += 1
         self.frames += 1
 
 

@@ -37,8 +37,7 @@ class Lda:
         y = np.array([names.index(label) for label in labels])
         centre = x.mean(axis=0)
         xc = (x - centre).astype(np.float64)
-        vals, vecs = np.linalg.eigh(xc.T @ xc)
-        pca = vecs[:, ::-1][:, : min(dims, len(vals))]  # D x k, largest variance first
+        pca = _components(xc, dims)  # D x k, largest variance first
         z = xc @ pca
         means = np.stack([z[y == c].mean(axis=0) for c in range(len(names))])
         within = z - means[y]
@@ -72,3 +71,19 @@ class Lda:
         return cls(tuple(names), arrays[f"{prefix}_centre"].astype(np.float32),
                    arrays[f"{prefix}_projection"].astype(np.float32),
                    arrays[f"{prefix}_means"].astype(np.float32), float(typical))
+
+
+def _components(xc: F64, dims: int) -> F64:
+    """The ``dims`` principal directions (D x k) of centred samples ``xc`` (N x D), from
+    the smaller of the two Gram matrices (a fine patch has more pixels than a deck samples)."""
+    n, d = xc.shape
+    if d <= n:
+        vals, vecs = np.linalg.eigh(xc.T @ xc)
+        out: F64 = vecs[:, ::-1][:, :min(dims, d)]
+        return out
+    vals, vecs = np.linalg.eigh(xc @ xc.T)
+    k = min(dims, int((vals > vals.max() * 1e-12).sum()))
+    top = vecs[:, ::-1][:, :k]
+    directions = xc.T @ top
+    out = directions / np.linalg.norm(directions, axis=0, keepdims=True)
+    return out

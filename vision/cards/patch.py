@@ -2,12 +2,14 @@
 
 The same cut is used to learn a deck and to read a frame, so both see an index alike. The
 axis runs from the rank's ink centroid to the suit's, which gives the turn and the size
-(``SCALE`` patch pixels for that distance); the rank patch is centred on the rank, the suit
-patch on the suit. Ranks are compared by shape alone (the ink's darkness), suits by shape
+(``Shape.scale`` patch pixels for that distance); the rank patch is centred on the rank, the
+suit patch on the suit. Ranks are compared by shape alone (the ink's darkness), suits by shape
 and colour. Each group is cut in both senses of its axis; the wrong one matches nothing.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -19,14 +21,23 @@ F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
 
-# Patch pixels from the rank's centroid to the suit's. Tried on ``bench/bench_vision.py``
-# (1,000 frames, seed 2026): 14, with 28 x 30 and 22 x 22 patches and the reader's odds
-# raised from 9 to 15, read 98.37 and 95.40 % of 2color and 2color-bf cards right against
-# 98.13 and 93.93 % at 11, but 2.0 and 3.1 in 10,000 wrong against 1.0 and 2.0, and took
-# 15-25 % longer; kept at 11.
-SCALE = 11.0
-RANK = (22, 24)  # rank patch (width, height)
-SUIT = (18, 18)  # suit patch (width, height)
+@dataclass(frozen=True)
+class Shape:
+    """How patches are cut: ``scale`` patch pixels from the rank's centroid to the suit's,
+    and the rank and suit patches' (width, height)."""
+
+    scale: float
+    rank: tuple[int, int]
+    suit: tuple[int, int]
+
+
+# Tried on ``bench/bench_vision.py`` (1,000 frames, seed 2026): scale 14, with 28 x 30 and
+# 22 x 22 patches and the reader's odds raised from 9 to 15, read 98.37 and 95.40 % of 2color
+# and 2color-bf cards right against 98.13 and 93.93 % at 11, but 2.0 and 3.1 in 10,000 wrong
+# against 1.0 and 2.0, and took 15-25 % longer; kept at 11. Close calls are cut again at twice
+# the resolution (``FINE``) and settled there (``reader``).
+COARSE = Shape(11.0, (22, 24), (18, 18))
+FINE = Shape(22.0, (44, 48), (36, 36))
 
 
 class Pyramid:
@@ -42,10 +53,12 @@ class Pyramid:
         return self.levels[k]
 
 
-def geometry(groups: Groups, sense: int) -> tuple[F64, F64, F64, F64]:
+def geometry(groups: Groups, sense: int | NDArray[np.int_]) -> tuple[F64, F64, F64, F64]:
     """Rank centroids, suit centroids, unit "down" vectors and rank-to-suit lengths."""
-    rank = groups.ends[:, sense, 0]
-    suit = groups.ends[:, sense, 1]
+    way = np.broadcast_to(np.asarray(sense), (len(groups),))
+    ends = groups.ends[np.arange(len(groups)), way]
+    rank = ends[:, 0]
+    suit = ends[:, 1]
     axis = suit - rank
     length = np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-6)
     return rank, suit, axis / length[:, None], length
@@ -72,21 +85,23 @@ def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
     return np.asarray(out, np.uint8).reshape(n, h, w, 3)
 
 
-def cut(pyramid: Pyramid, groups: Groups, sense: int) -> tuple[F32, F32]:
-    """Rank and suit vectors of every group cut in one sense (see ``describe``)."""
+def cut(pyramid: Pyramid, groups: Groups, sense: int | NDArray[np.int_],
+        shape: Shape = COARSE) -> tuple[F32, F32]:
+    """Rank and suit vectors of every group cut in one sense (see ``describe``); ``sense``
+    is one for all groups or one per group."""
     n = len(groups)
-    ranks = np.empty((n, RANK[1], RANK[0], 3), np.uint8)
-    suits = np.empty((n, SUIT[1], SUIT[0], 3), np.uint8)
+    ranks = np.empty((n, shape.rank[1], shape.rank[0], 3), np.uint8)
+    suits = np.empty((n, shape.suit[1], shape.suit[0], 3), np.uint8)
     rank, suit, down, length = geometry(groups, sense)
-    step = length / SCALE  # image pixels per patch pixel
+    step = length / shape.scale  # image pixels per patch pixel
     # Shrink with the pyramid where a patch pixel spans more than 1.5 image pixels.
     level = np.where(step > 1.5, np.floor(np.log2(np.maximum(step, 1.5) / 1.5)) + 1, 0)
     for k in np.unique(level).astype(int).tolist():
         sel = level == k
         f = 0.5**k
         image = pyramid.level(k)
-        ranks[sel] = _sample(image, rank[sel], down[sel], step[sel] * f, f, RANK)
-        suits[sel] = _sample(image, suit[sel], down[sel], step[sel] * f, f, SUIT)
+        ranks[sel] = _sample(image, rank[sel], down[sel], step[sel] * f, f, shape.rank)
+        suits[sel] = _sample(image, suit[sel], down[sel], step[sel] * f, f, shape.suit)
     return describe(ranks, suits)
 
 
@@ -98,13 +113,13 @@ def describe(ranks: NDArray[np.uint8], suits: NDArray[np.uint8]) -> tuple[F32, F
     to the patch's paper in that channel (the brightest of its 3 x 3 means) before the
     three are joined.
     """
-    n = len(ranks)
+    n, (sh, sw) = len(ranks), suits.shape[1:3]
     if n == 0:
-        return np.zeros((0, RANK[0] * RANK[1]), np.float32), np.zeros(
-            (0, SUIT[0] * SUIT[1] * 3), np.float32)
+        return np.zeros((0, ranks.shape[1] * ranks.shape[2]), np.float32), np.zeros(
+            (0, sh * sw * 3), np.float32)
     flat = ranks.reshape(-1, 3)
     grey = cv2.min(cv2.min(flat[:, 0], flat[:, 1]), flat[:, 2]).reshape(n, -1)
-    soft = cv2.blur(suits.reshape(n * SUIT[1], SUIT[0], 3), (3, 3)).reshape(n, -1, 3)
+    soft = cv2.blur(suits.reshape(n * sh, sw, 3), (3, 3)).reshape(n, -1, 3)
     brightest = np.ascontiguousarray(soft.transpose(0, 2, 1)).max(axis=2)  # fast axis last
     white = np.maximum(brightest[:, None, :], 1).astype(np.float32)
     ink = suits.reshape(n, -1, 3) * (-1.0 / white)

@@ -33,6 +33,9 @@ SAME, CLASH = 0.12, 0.2  # card widths between the centres two reads give (see _
 CLEAN, SURE = 0.15, 20.0
 ONE_CARD = 0.5  # card widths within which two sure reads of one name are one card
 WHOLE = 0.6  # a whole group's fit counts this much of a subset's (see _match)
+# A close call is settled by the fine cut (see _settle) only where the coarse cut fits this
+# closely (in ``Thresholds.typical`` units) and the fine cut is this sure.
+FINE_FIT, FINE_ODDS = 0.25, 30.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class _Read:
     odds: float = 0.0  # the lesser of rank's and suit's log-likelihood ratio over the runner-up
     fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
     both: bool = False  # both indices of the card were read: it lies on top
+    settled: bool = False  # named only by the fine cut (``_settle``): weaker than a sure read
 
 
 class CardReader:
@@ -122,7 +126,18 @@ class CardReader:
         t = self.thresholds
         ranks, suits = self.deck.ranks, self.deck.suits
         seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical)
-        confident = (np.minimum(r_odds, s_odds) >= t.odds) & (
+        close = seen & (np.minimum(r_odds, s_odds) < t.odds) & (
+            r_d <= FINE_FIT * ranks.typical) & (s_d <= FINE_FIT * suits.typical)
+        r_ok, s_ok = r_odds >= t.odds, s_odds >= t.odds
+        if close.any() and self.deck.fine_ranks is not None and self.deck.fine_suits is not None:
+            fine = patch.cut(pyramid, groups.take(pick[close]), sense[close], patch.FINE)
+            for coarse, best, ok, model, vectors in (
+                    (rd, r_best, r_ok, self.deck.fine_ranks, fine[0]),
+                    (sd, s_best, s_ok, self.deck.fine_suits, fine[1])):
+                _settle(coarse[close], best, ok, close, model.distances(vectors),
+                        model.typical, t)
+        settled = close & r_ok & s_ok
+        confident = r_ok & s_ok & (
             r_d <= t.typical * ranks.typical) & (s_d <= t.typical * suits.typical)
         codes = [ranks.names[a] + suits.names[b] for a, b in zip(r_best, s_best, strict=True)]
         k = np.array([self._code_at.get(c, 0) for c in codes], np.int64)
@@ -143,7 +158,7 @@ class CardReader:
             code = codes[j] if confident[j] and codes[j] in self._code_at else None
             reads.append(_Read(code, float(score[j]), center[j], right[j], down[j],
                                float(width[j]), None if code else "unsure",
-                               float(odds[j]), float(loose[j])))
+                               float(odds[j]), float(loose[j]), settled=bool(settled[j])))
         return reads
 
     def _item(self, r: _Read) -> Item:
@@ -169,6 +184,20 @@ def _decide(d: F64) -> tuple[NDArray[np.int64], F64, F64, F64]:
     low, high = np.minimum(first, second), np.maximum(first, second)
     posterior = 1.0 / np.exp(-(d - low[:, None]) / 2).sum(axis=1)
     return best.astype(np.int64), (high - low) / 2, posterior, low
+
+
+def _settle(coarse: F64, best: NDArray[np.int64], ok: NDArray[np.bool_],
+            close: NDArray[np.bool_], fine: F64, typical: float, t: Thresholds) -> None:
+    """Settle close calls (rows ``close`` of ``best`` not yet ``ok``, in place) by the fine
+    cut's distances ``fine``: a class the coarse cut had first or second, that the fine cut
+    finds ``FINE_ODDS`` more likely than any other and close to its own (``t.typical``)."""
+    rows = np.flatnonzero(close)
+    two = np.argsort(coarse, axis=1)[:, :2]
+    f_best, f_odds, _, f_d = _decide(fine)
+    win = ~ok[rows] & (f_odds >= FINE_ODDS) & (f_d <= t.typical * typical) & (
+        (two == f_best[:, None]).any(axis=1))
+    best[rows[win]] = f_best[win]
+    ok[rows[win]] = True
 
 
 def _like_sizes(reads: list[_Read], widths: tuple[float, float]) -> list[_Read]:
@@ -217,6 +246,15 @@ def _merge(reads: list[_Read]) -> list[_Read]:
         rivals = [k for k in near if r.code is not None and (
             kept[k].code not in (None, r.code) or kept[k].note == "conflict")
             and not _neighbours(r, kept[k], float(apart[i, slot[k]]))]
+        if r.settled and rivals:
+            continue  # a name only the fine cut gives yields to any other at its place
+        for k in [k for k in rivals if kept[k].settled]:
+            rivals.remove(k)
+            kept[k] = dataclasses.replace(kept[k], code=None, note="outvoted")
+            if k == twin:
+                kept[k], slot[k] = r, i
+        if twin is not None and kept[twin] is r:
+            continue
         for k in rivals:
             kept[k] = dataclasses.replace(kept[k], code=None, note="conflict")
         if twin is None and not rivals:
@@ -232,14 +270,15 @@ def _merge(reads: list[_Read]) -> list[_Read]:
         if j is None:
             seen[r.code] = k
             continue
-        # One name at two places: where exactly one of the two reads is clean and sure, the
-        # other is its card's loose second index or a misread, and withdrawn alone; two clean,
-        # sure reads within half a card are the two indices of one card. Else both go.
+        # One name at two places: where one of the two reads is clean and sure and the other
+        # not, the other is its card's loose second index or a misread, and withdrawn alone,
+        # as a fine-cut name is against any other; two clean, sure reads within half a card
+        # are the two indices of one card. Else both go.
         first = kept[j]
         one_card = _sure(first) and _sure(r) and float(np.hypot(*(first.center - r.center))) < (
             ONE_CARD * min(first.width, r.width))
-        if _sure(first) != _sure(r) or one_card:
-            loser = k if _sure(first) or one_card else j
+        if _weight(first) != _weight(r) or one_card:
+            loser = k if one_card or _weight(first) > _weight(r) else j
             kept[loser] = dataclasses.replace(kept[loser], code=None, note="duplicate")
             seen[r.code] = j + k - loser
         else:
@@ -252,6 +291,11 @@ def _sure(r: _Read) -> bool:
     """Whether a read fits its classes closely and surely (``CLEAN``, ``SURE``): in the
     bench's frames no misread index has."""
     return r.code is not None and r.fit < CLEAN and r.odds >= SURE
+
+
+def _weight(r: _Read) -> int:
+    """How far a read is trusted against another of its name: sure, plain, fine-cut only."""
+    return 2 if _sure(r) else 0 if r.settled else 1
 
 
 def _neighbours(a: _Read, b: _Read, apart: float) -> bool:

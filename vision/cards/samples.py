@@ -31,13 +31,16 @@ SHEET = 420
 
 @dataclass
 class Samples:
-    """Index samples: card code, rank and suit vectors, centre offset and index length."""
+    """Index samples: card code, rank and suit vectors (cut ``patch.COARSE`` and
+    ``patch.FINE``), centre offset and index length."""
 
     codes: list[str]
     ranks: list[F32]
     suits: list[F32]
     offsets: list[tuple[float, float]]
     lengths: list[float]
+    fine_ranks: list[F32]
+    fine_suits: list[F32]
 
 
 def collect(
@@ -46,7 +49,7 @@ def collect(
 ) -> Samples:
     """Samples of every face in ``where`` (its top-left index centroid, card widths from the
     centre), from ``rounds`` passes over the deck in sheets of three cards."""
-    out = Samples([], [], [], [], [])
+    out = Samples([], [], [], [], [], [], [])
     codes = list(where)
     for _ in range(rounds):
         order = [codes[i] for i in rng.permutation(len(codes))]
@@ -107,10 +110,13 @@ def _add(out: Samples, placed: Placement, one: Groups, sense: int,
     way = 0 if float(patch.geometry(one, 0)[2][0] @ card_down) * sense > 0 else 1
     _, suit, axis, length = patch.geometry(one, way)
     rank_vec, suit_vec = patch.cut(pyramid, one, way)
+    fine_rank, fine_suit = patch.cut(pyramid, one, way, patch.FINE)
     across = np.array([axis[0, 1], -axis[0, 0]])
     off = (centre - suit[0]) / width
     out.codes.append(placed.label)
     out.ranks.append(rank_vec[0])
     out.suits.append(suit_vec[0])
+    out.fine_ranks.append(fine_rank[0])
+    out.fine_suits.append(fine_suit[0])
     out.offsets.append((float(off @ across), float(off @ axis[0])))
     out.lengths.append(float(length[0]) / width)

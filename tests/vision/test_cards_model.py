@@ -1,0 +1,41 @@
+"""The linear discriminant behind rank and suit reads: its principal directions either way."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.cards.model import Lda, _components
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.integers(min_value=8, max_value=40))
+def test_few_samples_of_many_pixels_give_the_same_directions(seed: int, n: int) -> None:
+    """With fewer samples than pixels the directions come from the samples' Gram matrix; they
+    span what the pixels' covariance gives, unit length and orthogonal."""
+    rng = np.random.default_rng(seed)
+    d = 60
+    scales = np.geomspace(10.0, 0.01, d)  # distinct variances, so the directions are defined
+    x = rng.normal(size=(n, d)) * scales
+    xc = x - x.mean(axis=0)
+    k = 5
+    few = _components(xc, k)
+    _, vecs = np.linalg.eigh(xc.T @ xc)
+    full = vecs[:, ::-1][:, :k]
+    assert few.shape == (d, k)
+    assert np.allclose(few.T @ few, np.eye(k), atol=1e-8)
+    # the same subspace: projecting one basis on the other keeps its length
+    assert np.allclose(np.linalg.svd(full.T @ few, compute_uv=False), 1.0, atol=1e-6)
+
+
+def test_a_discriminant_from_few_wide_samples_tells_its_classes() -> None:
+    rng = np.random.default_rng(3)
+    d, per = 500, 30
+    centres = rng.normal(size=(3, d)) * 3
+    x = np.concatenate([c + rng.normal(size=(per, d)) for c in centres]).astype(np.float32)
+    labels = [name for name in "abc" for _ in range(per)]
+    model = Lda.fit(x, labels, dims=20)
+    test = np.concatenate([c + rng.normal(size=(10, d)) for c in centres]).astype(np.float32)
+    assert [model.names[i] for i in model.distances(test).argmin(axis=1)] == [
+        name for name in "abc" for _ in range(10)]
