@@ -239,3 +239,48 @@ def test_the_fine_cut_reads_more_and_no_worse() -> None:
     alone = evaluate(CardReader(coarse), faces(style), SCENES, seed=77)
     assert full.right > alone.right, (full.right, alone.right)
     assert full.wrong <= alone.wrong, full.mistakes
+
+
+def _index(code: str, x: float, y: float, turned: bool = False, fit: float = 0.2,
+           width: float = 100.0) -> _Read:
+    """A read whose index (suit centroid) lies at (x, y), of a card read upright or turned;
+    its centre is given 0.1 card widths off the true one, as an index's estimate may be."""
+    sign = -1.0 if turned else 1.0
+    right, down = np.array([sign, 0.0]), np.array([0.0, sign])
+    anchor = np.array([x, y])
+    centre = anchor + width * (0.4 * right + 0.55 * down) + np.array([10.0, 0.0])
+    return _Read(code, 1.0, centre, right, down, width, None, 15.0, fit,
+                 indices=((anchor, right, down),))
+
+
+@pytest.mark.parametrize(("second", "kept"), [
+    # the next card of the spread: its index a step across, level, turned alike
+    (_index("7s", 127.0, 100.0), {"Th", "7s"}),
+    (_index("7s", 123.0, 103.0), {"Th", "7s"}),
+    # not how a spread lies: no step, off the level, turned, another size, read loosely
+    (_index("7s", 108.0, 100.0), set()),
+    (_index("7s", 127.0, 108.0), set()),
+    (_index("7s", 127.0, 100.0, turned=True), set()),
+    (_index("7s", 127.0, 100.0, fit=0.35), set()),
+    (_index("7s", 127.0, 100.0, width=115.0), set()),
+])
+def test_two_indices_a_spread_step_apart_are_two_cards(second: _Read, kept: set[str]) -> None:
+    """Centres an index gives err by a tenth of a card, so two cards of a tight spread may
+    seem closer than CLASH; where their indices lie tells them apart from a misread."""
+    first = _index("Th", 100.0, 100.0)
+    # the centres the two indices give fall within CLASH of each other, not within SAME
+    second = dataclasses.replace(second, center=first.center + np.array([15.0, 0.0]))
+    merged = _merge([first, second])
+    assert {r.code for r in merged if r.code} == kept
+
+
+def test_a_top_card_read_by_both_indices_is_stepped_from_either() -> None:
+    """A card on top read by both indices keeps both: the next card's index a step from its
+    near index counts even when the far, turned index was read first."""
+    far = _index("Th", 180.0, 240.0, turned=True)
+    near = dataclasses.replace(_index("Th", 100.0, 100.0), center=far.center + 3.0)
+    covered = dataclasses.replace(_index("7s", 76.0, 100.0), center=far.center - 14.0)
+    merged = _merge([far, near, covered])
+    assert sorted(r.code for r in merged if r.code) == ["7s", "Th"]
+    top = next(r for r in merged if r.code == "Th")
+    assert top.both and len(top.indices) == 2

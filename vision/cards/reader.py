@@ -31,6 +31,10 @@ SAME, CLASH = 0.12, 0.2  # card widths between the centres two reads give (see _
 # Two names closer than CLASH are two cards only when both reads fit this closely (``fit``)
 # and are this sure (``odds``); see _neighbours.
 CLEAN, SURE = 0.15, 20.0
+# Two indices a spread's step apart (see _stepped), in card widths: across the cards, level
+# within LEVEL; turned alike (the cosine of the angle between them), of sizes within
+# SIZE_ALIKE; each read no looser than STEP_FIT.
+STEP, LEVEL, TURNED_ALIKE, SIZE_ALIKE, STEP_FIT = (0.2, 0.5), 0.06, 0.985, 0.08, 0.3
 ONE_CARD = 0.5  # card widths within which two sure reads of one name are one card
 WHOLE = 0.6  # a whole group's fit counts this much of a subset's (see _match)
 # A close call is settled by the fine cut (see _settle) only where the coarse cut fits this
@@ -65,6 +69,9 @@ class _Read:
     fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
     both: bool = False  # both indices of the card were read: it lies on top
     settled: bool = False  # named only by the fine cut (``_settle``): weaker than a sure read
+    # Each index read of the card: its suit's centroid (where the index itself lies) and its
+    # right and down; two when both indices of a card were read.
+    indices: tuple[tuple[F64, F64, F64], ...] = ()
 
 
 class CardReader:
@@ -158,7 +165,8 @@ class CardReader:
             code = codes[j] if confident[j] and codes[j] in self._code_at else None
             reads.append(_Read(code, float(score[j]), center[j], right[j], down[j],
                                float(width[j]), None if code else "unsure",
-                               float(odds[j]), float(loose[j]), settled=bool(settled[j])))
+                               float(odds[j]), float(loose[j]), settled=bool(settled[j]),
+                               indices=((ends[j, 1], right[j], down[j]),)))
         return reads
 
     def _item(self, r: _Read) -> Item:
@@ -261,7 +269,8 @@ def _merge(reads: list[_Read]) -> list[_Read]:
             kept.append(r)
             slot.append(i)
         elif twin is not None and r.code is not None and kept[twin].code == r.code:
-            kept[twin] = dataclasses.replace(kept[twin], both=True)
+            kept[twin] = dataclasses.replace(kept[twin], both=True,
+                                             indices=kept[twin].indices + r.indices)
     seen: dict[str, int] = {}
     for k, r in enumerate(kept):
         if r.code is None:
@@ -305,4 +314,25 @@ def _neighbours(a: _Read, b: _Read, apart: float) -> bool:
     one card. In the bench's frames a misread index fits its class loosely (``fit`` 0.2 and
     over) or barely beats the runner-up (``odds`` under ``SURE``) when it fits closely; a
     name read twice is still withdrawn as a duplicate."""
-    return apart >= SAME and _sure(a) and _sure(b) and b.note != "conflict"
+    if b.note == "conflict" or apart < SAME:
+        return False
+    return (_sure(a) and _sure(b)) or _stepped(a, b)
+
+
+def _stepped(a: _Read, b: _Read) -> bool:
+    """Whether two reads' indices lie as a spread lays two cards: turned alike, the same
+    size, level, and a step apart (``STEP``) across the cards; both read closely enough
+    (``STEP_FIT``) and neither by the fine cut alone. The centres an index gives may err by
+    a tenth of a card; where the indices themselves lie does not."""
+    width = min(a.width, b.width)
+    if (a.settled or b.settled or max(a.fit, b.fit) >= STEP_FIT
+            or abs(a.width - b.width) >= SIZE_ALIKE * width):
+        return False
+    for anchor, right, down in a.indices:
+        for other, _, other_down in b.indices:
+            d = (other - anchor) / width
+            if (float(down @ other_down) > TURNED_ALIKE
+                    and STEP[0] <= abs(float(d @ right)) <= STEP[1]
+                    and abs(float(d @ down)) <= LEVEL):
+                return True
+    return False
