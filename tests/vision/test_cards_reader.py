@@ -188,22 +188,22 @@ def test_sure_reads_set_the_card_size() -> None:
 
 
 def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
-    """Close calls (rows 0-3; row 4 is not close) are settled by the fine cut only to a class
-    the coarse cut had first or second, surely and closely."""
-    coarse = np.array([[1.0, 2.0, 9.0]] * 4)  # coarse: class 0, then 1; class 2 far
+    """A close call is settled by the fine cut only to a class the coarse cut had first or
+    second (its first where it was sure already), surely and closely."""
+    coarse = np.array([[1.0, 2.0, 9.0]] * 5)  # coarse: class 0, then 1; class 2 far
     sure, typical = 2 * FINE_ODDS + 1.0, 100.0
     fine = np.array([
         [sure, 0.0, sure + 5.0],  # class 1, sure and close: settled to 1
         [0.0, 5.0, sure],  # class 0 but not sure: left open
         [sure, sure + 5.0, 0.0],  # class 2: the coarse cut never had it
         [sure + 60.0, 60.0, sure + 65.0],  # class 1 but far from it: left open
+        [sure, 0.0, sure + 5.0],  # class 1 where the coarse cut was sure of 0: left open
     ])
-    best = np.array([0, 0, 0, 0, 0], np.int64)
+    best = np.zeros(5, np.int64)
     ok = np.array([False] * 4 + [True])
-    close = np.array([True] * 4 + [False])
-    _settle(coarse, best, ok, close, fine, typical, Thresholds())
-    assert best.tolist() == [1, 0, 0, 0, 0]
-    assert ok.tolist() == [True, False, False, False, True]
+    named, win = _settle(coarse, best, ok, fine, typical, Thresholds())
+    assert win.tolist() == [True, False, False, False, False]
+    assert int(named[0]) == 1
 
 
 @pytest.mark.parametrize("other", [_read("Kd", 105.0, odds=12.0), _read("Kd", 105.0)])

@@ -37,9 +37,11 @@ CLEAN, SURE = 0.15, 20.0
 STEP, LEVEL, TURNED_ALIKE, SIZE_ALIKE, STEP_FIT = (0.2, 0.5), 0.06, 0.985, 0.08, 0.3
 ONE_CARD = 0.5  # card widths within which two sure reads of one name are one card
 WHOLE = 0.6  # a whole group's fit counts this much of a subset's (see _match)
-# A close call is settled by the fine cut (see _settle) only where the coarse cut fits this
-# closely (in ``Thresholds.typical`` units) and the fine cut is this sure.
-FINE_FIT, FINE_ODDS = 0.25, 30.0
+# A read that falls short of ``Thresholds`` is cut again at twice the resolution and named
+# there (see _settle) where the coarse cut fits no looser than FINE_FIT (in the units of
+# ``Thresholds.typical``) and the fine cut is FINE_ODDS sure. Parts of a group are never
+# settled so: the "0" of a ten, its "1" dropped, reads as a sure "8" at any resolution.
+FINE_FIT, FINE_ODDS = 0.5, 30.0
 
 
 @dataclass(frozen=True)
@@ -133,19 +135,21 @@ class CardReader:
         t = self.thresholds
         ranks, suits = self.deck.ranks, self.deck.suits
         seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical)
-        close = seen & (np.minimum(r_odds, s_odds) < t.odds) & (
-            r_d <= FINE_FIT * ranks.typical) & (s_d <= FINE_FIT * suits.typical)
-        r_ok, s_ok = r_odds >= t.odds, s_odds >= t.odds
-        if close.any() and self.deck.fine_ranks is not None and self.deck.fine_suits is not None:
-            fine = patch.cut(pyramid, groups.take(pick[close]), sense[close], patch.FINE)
-            for coarse, best, ok, model, vectors in (
-                    (rd, r_best, r_ok, self.deck.fine_ranks, fine[0]),
-                    (sd, s_best, s_ok, self.deck.fine_suits, fine[1])):
-                _settle(coarse[close], best, ok, close, model.distances(vectors),
-                        model.typical, t)
-        settled = close & r_ok & s_ok
-        confident = r_ok & s_ok & (
-            r_d <= t.typical * ranks.typical) & (s_d <= t.typical * suits.typical)
+        loose = np.maximum(r_d / ranks.typical, s_d / suits.typical)
+        confident = (np.minimum(r_odds, s_odds) >= t.odds) & (loose <= t.typical)
+        settled = np.zeros_like(confident)
+        close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
+        fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
+        if close.any() and fine_ranks is not None and fine_suits is not None:
+            fr, fs = patch.cut(pyramid, groups.take(pick[close]), sense[close], patch.FINE)
+            r_new, r_win = _settle(rd[close], r_best[close], r_odds[close] >= t.odds,
+                                   fine_ranks.distances(fr), fine_ranks.typical, t)
+            s_new, s_win = _settle(sd[close], s_best[close], s_odds[close] >= t.odds,
+                                   fine_suits.distances(fs), fine_suits.typical, t)
+            win = r_win & s_win
+            rows = np.flatnonzero(close)[win]
+            r_best[rows], s_best[rows], settled[rows] = r_new[win], s_new[win], True
+        confident |= settled
         codes = [ranks.names[a] + suits.names[b] for a, b in zip(r_best, s_best, strict=True)]
         k = np.array([self._code_at.get(c, 0) for c in codes], np.int64)
         # Where each card lies: from the suit's centroid, by the deck's offsets for its face.
@@ -159,7 +163,6 @@ class CardReader:
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         score = np.minimum(r_p, s_p)
         odds = np.minimum(r_odds, s_odds)
-        loose = np.maximum(r_d / ranks.typical, s_d / suits.typical)
         reads = []
         for j in np.flatnonzero(seen).tolist():
             code = codes[j] if confident[j] and codes[j] in self._code_at else None
@@ -194,18 +197,17 @@ def _decide(d: F64) -> tuple[NDArray[np.int64], F64, F64, F64]:
     return best.astype(np.int64), (high - low) / 2, posterior, low
 
 
-def _settle(coarse: F64, best: NDArray[np.int64], ok: NDArray[np.bool_],
-            close: NDArray[np.bool_], fine: F64, typical: float, t: Thresholds) -> None:
-    """Settle close calls (rows ``close`` of ``best`` not yet ``ok``, in place) by the fine
-    cut's distances ``fine``: a class the coarse cut had first or second, that the fine cut
-    finds ``FINE_ODDS`` more likely than any other and close to its own (``t.typical``)."""
-    rows = np.flatnonzero(close)
+def _settle(coarse: F64, best: NDArray[np.int64], ok: NDArray[np.bool_], fine: F64,
+            typical: float, t: Thresholds) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The fine cut's class for each close call, and whether it settles it: one the coarse
+    cut (distances ``coarse``) had first or second, and its first where it was already sure
+    (``ok``), that the fine cut (distances ``fine``) finds ``FINE_ODDS`` more likely than any
+    other and close to its own (``t.typical`` times ``typical``)."""
     two = np.argsort(coarse, axis=1)[:, :2]
     f_best, f_odds, _, f_d = _decide(fine)
-    win = ~ok[rows] & (f_odds >= FINE_ODDS) & (f_d <= t.typical * typical) & (
-        (two == f_best[:, None]).any(axis=1))
-    best[rows[win]] = f_best[win]
-    ok[rows[win]] = True
+    win = (f_odds >= FINE_ODDS) & (f_d <= t.typical * typical) & (
+        two == f_best[:, None]).any(axis=1) & (~ok | (f_best == best))
+    return f_best, win
 
 
 def _like_sizes(reads: list[_Read], widths: tuple[float, float]) -> list[_Read]:
