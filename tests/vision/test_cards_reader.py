@@ -331,3 +331,15 @@ def test_the_cards_mask_covers_cards_and_not_the_felt() -> None:
     cv2.fillPoly(outer, [(centre + 1.15 * (quad - centre)).astype(np.int32)], 255)
     assert not cards[outer == 0].any()
     assert not (ink.astype(bool) & ~cards.astype(bool)).any()
+
+
+def test_a_fine_cut_name_confirmed_by_a_plain_read_is_no_weaker() -> None:
+    """A card read by the fine cut at one index and plainly at the other keeps the plain
+    read's weight: a plain read of its name elsewhere (a misread) does not outweigh it."""
+    fine = dataclasses.replace(_read("7s", 100.0, fit=0.5, odds=4.0, settled=True), score=1.0)
+    plain = dataclasses.replace(_read("7s", 105.0, fit=0.1, odds=18.0), score=0.9)
+    elsewhere = dataclasses.replace(_read("7s", 400.0, fit=0.3, odds=18.0), score=0.8)
+    merged = _merge([fine, plain, elsewhere])
+    assert [r.code for r in merged] == [None, None]
+    assert {r.note for r in merged} == {"duplicate"}
+    assert not any(r.settled for r in merged)
