@@ -6,7 +6,8 @@ is calibrated on that style's clean faces, then ``--scenes`` rendered 1280 x 720
 seven spread hands (49 cards) are read. Targets (issue 5): at least 99.5 % of cards right, at
 most 1 in 10,000 wrong, the rest unknown; median frame time at most 20 ms on one core. OpenCV
 and BLAS run on one thread here. Calibrations are kept in ``.cache/assets/decks``, keyed by
-the source of ``vision``, so a second run reads at once.
+the source of ``vision``, so a second run reads at once. ``--why`` lists the unknown cards by
+cause (the read's note, or "not found"; the joker apart; covered cards apart from those on top).
 """
 
 from __future__ import annotations
