@@ -24,7 +24,10 @@ class Item:
     ``corners`` is the item's outline in the image, four points in the item's own order
     (top-left, top-right, bottom-right, bottom-left as the item is read upright), partly
     estimated when the item is covered; ``center`` is its middle. ``confidence`` is in
-    [0, 1]; ``note`` says why an item is unknown (``"unsure"``, ``"duplicate"``...).
+    [0, 1]; ``note`` says why an item is unknown. For a card: ``"unsure"`` (read, but not
+    surely), ``"odd size"`` (implies a card of another size than the rest), ``"conflict"``
+    (two names for one card), ``"outvoted"`` (a weak name against another at its place),
+    ``"duplicate"`` (one name at two places), ``"off cards"`` (implies a card over the felt).
     ``region`` is the layout region holding ``center``, when a layout was given.
     """
 

@@ -139,9 +139,9 @@ def test_seven_hand_tables(style: str) -> None:
 
 
 def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
-          settled: bool = False) -> _Read:
+          settled: bool = False, width: float = 100.0) -> _Read:
     return _Read(code, 1.0, np.array([x, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]),
-                 100.0, None, odds, fit, settled=settled)
+                 width, None, odds, fit, settled=settled)
 
 
 @pytest.mark.parametrize(("second", "kept"), [
@@ -172,8 +172,7 @@ def test_one_name_at_two_places(first: _Read, second: _Read, named: list[float])
 
 
 def _sized(code: str, width: float, fit: float) -> _Read:
-    return _Read(code, 1.0, np.array([width * 3, 100.0]), np.array([1.0, 0.0]),
-                 np.array([0.0, 1.0]), width, None, 40.0, fit)
+    return _read(code, width * 3, fit=fit, width=width)
 
 
 def test_sure_reads_set_the_card_size() -> None:

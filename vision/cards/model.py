@@ -78,7 +78,7 @@ def _components(xc: F64, dims: int) -> F64:
     the smaller of the two Gram matrices (a fine patch has more pixels than a deck samples)."""
     n, d = xc.shape
     if d <= n:
-        vals, vecs = np.linalg.eigh(xc.T @ xc)
+        _, vecs = np.linalg.eigh(xc.T @ xc)
         out: F64 = vecs[:, ::-1][:, :min(dims, d)]
         return out
     vals, vecs = np.linalg.eigh(xc @ xc.T)

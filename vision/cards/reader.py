@@ -193,9 +193,8 @@ class CardReader:
         ``OFF_CARDS`` of the points ``BODY``: a pip read as an index may imply a card that
         reaches onto the felt. (The mask's notches at the edges of cards of a spread make
         this too strict for every read: it withdrew 2-3 % of right plain reads.)"""
-        height = r.width * self.deck.aspect
-        corner = r.center - r.right * r.width / 2 - r.down * height / 2
-        pts = corner + BODY[0][:, None] * r.right * r.width + BODY[1][:, None] * r.down * height
+        corner, across, along = self._frame(r)
+        pts = corner + BODY[0][:, None] * across + BODY[1][:, None] * along
         x, y = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
         h, w = cards.shape
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
@@ -203,10 +202,15 @@ class CardReader:
         on[inside] = cards[y[inside], x[inside]] > 0
         return float(np.mean(~on)) <= OFF_CARDS
 
+    def _frame(self, r: _Read) -> tuple[F64, F64, F64]:
+        """The card a read implies: its top-left corner and its top and left edges (vectors
+        a card's width and height long), as the card is read upright."""
+        across, along = r.right * r.width, r.down * r.width * self.deck.aspect
+        return r.center - across / 2 - along / 2, across, along
+
     def _item(self, r: _Read) -> Item:
-        hw, hh = r.width / 2, r.width * self.deck.aspect / 2
-        pts = [r.center + sx * hw * r.right + sy * hh * r.down
-               for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        corner, across, along = self._frame(r)
+        pts = [corner, corner + across, corner + across + along, corner + along]
         corners: list[Point] = [(float(p[0]), float(p[1])) for p in pts]
         return Item(
             kind="card", code=r.code, confidence=max(0.0, min(1.0, r.score)),
