@@ -61,7 +61,7 @@ def test_load_refuses_other_files(tmp_path: Path) -> None:
         Deck.load(tmp_path / "missing.npz")
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a zip")
-    with pytest.raises(CalibrationError, match="not a deck calibration"):
+    with pytest.raises(CalibrationError, match=r"not a deck calibration \(not an .npz archive\)"):
         Deck.load(junk)
     np.savez(tmp_path / "other.npz", meta=np.array('{"format": "x", "version": 1}'))
     with pytest.raises(CalibrationError, match="format 'x'"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,6 +91,9 @@ class Deck:
     def load(cls, path: str | Path) -> Deck:
         """Read a calibration written by ``save``; CalibrationError naming the file otherwise."""
         where = str(path)
+        if Path(path).is_file() and not zipfile.is_zipfile(path):
+            # np.load would try it as a pickle and suggest loading it unsafely
+            raise CalibrationError(f"{where!r} is not a deck calibration (not an .npz archive)")
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
