@@ -17,7 +17,8 @@ from tests.vision.conftest import STYLES, deck, faces
 from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
-from vision.cards.reader import FINE_ODDS, Thresholds, _like_sizes, _merge, _Read, _settle
+from vision.cards.reader import FINE_ODDS, Thresholds, _settle
+from vision.cards.reads import Read, like_sizes, merge
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -110,7 +111,7 @@ def _joker_found(style: str, codes: list[str], seed: int, angle: float, width: f
 
 
 def test_both_indices_of_a_card_mark_it_on_top() -> None:
-    merged = _merge([_read("As", 100.0), _read("As", 105.0), _read("Kd", 400.0)])
+    merged = merge([_read("As", 100.0), _read("As", 105.0), _read("Kd", 400.0)])
     assert [(r.code, r.both) for r in merged] == [("As", True), ("Kd", False)]
 
 
@@ -139,8 +140,8 @@ def test_seven_hand_tables(style: str) -> None:
 
 
 def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
-          settled: bool = False, width: float = 100.0) -> _Read:
-    return _Read(code, 1.0, np.array([x, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]),
+          settled: bool = False, width: float = 100.0) -> Read:
+    return Read(code, 1.0, np.array([x, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]),
                  width, None, odds, fit, settled=settled)
 
 
@@ -150,8 +151,8 @@ def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
     (_read("Kd", 115.0, odds=12.0), set()),  # barely beats its runner-up: misread
     (_read("Kd", 105.0), set()),  # one card's centre, two names
 ])
-def test_two_names_close_together(second: _Read, kept: set[str]) -> None:
-    reads = _merge([_read("As", 100.0), second])
+def test_two_names_close_together(second: Read, kept: set[str]) -> None:
+    reads = merge([_read("As", 100.0), second])
     assert {r.code for r in reads if r.code} == kept
     assert len(reads) == (2 if kept else 1)
 
@@ -165,13 +166,13 @@ def test_two_names_close_together(second: _Read, kept: set[str]) -> None:
     (_read("As", 100.0), _read("As", 400.0), []),
     (_read("As", 100.0, fit=0.3), _read("As", 400.0, fit=0.3), []),
 ])
-def test_one_name_at_two_places(first: _Read, second: _Read, named: list[float]) -> None:
-    reads = _merge([first, second])
+def test_one_name_at_two_places(first: Read, second: Read, named: list[float]) -> None:
+    reads = merge([first, second])
     assert sorted(r.center[0] for r in reads if r.code == "As") == named
     assert len(reads) == 2 and all(r.note == "duplicate" for r in reads if r.code is None)
 
 
-def _sized(code: str, width: float, fit: float) -> _Read:
+def _sized(code: str, width: float, fit: float) -> Read:
     return _read(code, width * 3, fit=fit, width=width)
 
 
@@ -180,12 +181,12 @@ def test_sure_reads_set_the_card_size() -> None:
     clean reads of a frame with few cards: the clean reads still set the size."""
     reads = [_sized("9h", 100.0, 0.05), _sized("2c", 104.0, 0.07)] + [
         _sized("4h", 230.0, 0.45) for _ in range(3)]
-    kept = _like_sizes(reads, (60.0, 300.0))
+    kept = like_sizes(reads, (60.0, 300.0))
     assert [r.code for r in kept] == ["9h", "2c", None, None, None]
     assert {r.note for r in kept[2:]} == {"odd size"}
     # With no clean read, the median of the named reads decides, as before.
     loose = [_sized("9h", 100.0, 0.3)] + [_sized("4h", 230.0, 0.45) for _ in range(3)]
-    assert [r.code for r in _like_sizes(loose, (60.0, 300.0))] == [None, "4h", "4h", "4h"]
+    assert [r.code for r in like_sizes(loose, (60.0, 300.0))] == [None, "4h", "4h", "4h"]
 
 
 def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
@@ -208,14 +209,14 @@ def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
 
 
 @pytest.mark.parametrize("other", [_read("Kd", 105.0, odds=12.0), _read("Kd", 105.0)])
-def test_a_fine_cut_name_yields_at_its_place(other: _Read) -> None:
+def test_a_fine_cut_name_yields_at_its_place(other: Read) -> None:
     """Two names at one card: where one came only from the fine cut, the other stands,
     whichever was read first; two plain names there still withdraw each other."""
     fine = _read("As", 100.0, odds=4.0, settled=True)
     for reads in ([fine, other], [other, fine]):
-        merged = _merge([dataclasses.replace(r, score=1.0 - k / 10) for k, r in enumerate(reads)])
+        merged = merge([dataclasses.replace(r, score=1.0 - k / 10) for k, r in enumerate(reads)])
         assert [r.code for r in merged if r.code] == ["Kd"]
-    plain = _merge([_read("As", 100.0, odds=12.0), other])
+    plain = merge([_read("As", 100.0, odds=12.0), other])
     assert [r.code for r in plain if r.code] == []
     assert {r.note for r in plain} == {"conflict"}
 
@@ -226,7 +227,7 @@ def test_a_fine_cut_name_yields_to_its_name_elsewhere() -> None:
     plain = _read("As", 400.0, odds=12.0)
     fine = _read("As", 100.0, odds=4.0, settled=True)
     for reads in ([fine, plain], [plain, fine]):
-        merged = _merge(reads)
+        merged = merge(reads)
         assert [r.center[0] for r in merged if r.code == "As"] == [400.0]
         assert [r.note for r in merged if r.code is None] == ["duplicate"]
 
@@ -243,14 +244,14 @@ def test_the_fine_cut_reads_more_and_no_worse() -> None:
 
 
 def _index(code: str, x: float, y: float, turned: bool = False, fit: float = 0.2,
-           width: float = 100.0) -> _Read:
+           width: float = 100.0) -> Read:
     """A read whose index (suit centroid) lies at (x, y), of a card read upright or turned;
     its centre is given 0.1 card widths off the true one, as an index's estimate may be."""
     sign = -1.0 if turned else 1.0
     right, down = np.array([sign, 0.0]), np.array([0.0, sign])
     anchor = np.array([x, y])
     centre = anchor + width * (0.4 * right + 0.55 * down) + np.array([10.0, 0.0])
-    return _Read(code, 1.0, centre, right, down, width, None, 15.0, fit,
+    return Read(code, 1.0, centre, right, down, width, None, 15.0, fit,
                  indices=((anchor, right, down),))
 
 
@@ -265,13 +266,13 @@ def _index(code: str, x: float, y: float, turned: bool = False, fit: float = 0.2
     (_index("7s", 127.0, 100.0, fit=0.35), set()),
     (_index("7s", 127.0, 100.0, width=115.0), set()),
 ])
-def test_two_indices_a_spread_step_apart_are_two_cards(second: _Read, kept: set[str]) -> None:
+def test_two_indices_a_spread_step_apart_are_two_cards(second: Read, kept: set[str]) -> None:
     """Centres an index gives err by a tenth of a card, so two cards of a tight spread may
     seem closer than CLASH; where their indices lie tells them apart from a misread."""
     first = _index("Th", 100.0, 100.0)
     # the centres the two indices give fall within CLASH of each other, not within SAME
     second = dataclasses.replace(second, center=first.center + np.array([15.0, 0.0]))
-    merged = _merge([first, second])
+    merged = merge([first, second])
     assert {r.code for r in merged if r.code} == kept
 
 
@@ -281,7 +282,7 @@ def test_a_top_card_read_by_both_indices_is_stepped_from_either() -> None:
     far = _index("Th", 180.0, 240.0, turned=True)
     near = dataclasses.replace(_index("Th", 100.0, 100.0), center=far.center + 3.0)
     covered = dataclasses.replace(_index("7s", 76.0, 100.0), center=far.center - 14.0)
-    merged = _merge([far, near, covered])
+    merged = merge([far, near, covered])
     assert sorted(r.code for r in merged if r.code) == ["7s", "Th"]
     top = next(r for r in merged if r.code == "Th")
     assert top.both and len(top.indices) == 2
@@ -293,7 +294,7 @@ def test_a_fine_cut_name_must_imply_a_card_on_cards() -> None:
     card_reader = reader("2color")
     cards = np.zeros((400, 400), np.uint8)
     cards[50:350, 50:350] = 255  # cards cover this square; felt around it
-    on = _Read("As", 1.0, np.array([200.0, 200.0]), np.array([1.0, 0.0]),
+    on = Read("As", 1.0, np.array([200.0, 200.0]), np.array([1.0, 0.0]),
                np.array([0.0, 1.0]), 100.0, None, 4.0, 0.6, settled=True)
     assert card_reader._on_cards(cards, on)
     # half of it over the felt, or partly out of the frame: withdrawn
@@ -338,7 +339,7 @@ def test_a_fine_cut_name_confirmed_by_a_plain_read_is_no_weaker() -> None:
     fine = dataclasses.replace(_read("7s", 100.0, fit=0.5, odds=4.0, settled=True), score=1.0)
     plain = dataclasses.replace(_read("7s", 105.0, fit=0.1, odds=18.0), score=0.9)
     elsewhere = dataclasses.replace(_read("7s", 400.0, fit=0.3, odds=18.0), score=0.8)
-    merged = _merge([fine, plain, elsewhere])
+    merged = merge([fine, plain, elsewhere])
     assert [r.code for r in merged] == [None, None]
     assert {r.note for r in merged} == {"duplicate"}
     assert not any(r.settled for r in merged)

@@ -177,13 +177,13 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     rel = others[None, :, :] - centres[:, None, :]  # (card, item, xy)
     along = np.einsum("ijk,ik->ij", rel, right_axis) / widths[:, None]
     level = np.abs(np.einsum("ijk,ik->ij", rel, down_axis)) / widths[:, None] < 0.3
-    white = _lows(frame, tl, edge_r, edge_d, *_MARGIN).max(axis=1)
+    white = lows(frame, tl, edge_r, edge_d, *_MARGIN).max(axis=1)
     # A card in a slot shows paper just beyond the read card's edge on that side; a card
     # found in the slot leaves no room (one two steps away does: a spread's step is at least
     # a quarter of a card).
     room = []
     for side, u in ((-1, -0.08), (1, 1.08)):
-        beside = _lows(frame, tl, edge_r, edge_d, np.full(len(_SIDE), u), _SIDE)
+        beside = lows(frame, tl, edge_r, edge_d, np.full(len(_SIDE), u), _SIDE)
         near = side * along
         taken = ((near > SLOT[0] - 0.05) & (near < SLOT[1]) & level).any(axis=1)
         room.append((np.mean(beside > FELT * white[:, None], axis=1) >= 0.6) & ~taken)
@@ -227,7 +227,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     return _decide(found, aspect, items)
 
 
-def _lows(frame: Image, corner: F64, right: F64, down: F64, u: F64, v: F64,
+def lows(frame: Image, corner: F64, right: F64, down: F64, u: F64, v: F64,
           reach: int = 0) -> F32:
     """The darkest channel of ``frame`` at points (u, v) of the cards at ``corner`` (N x 2,
     with their right and down edges as vectors): N x len(u) values (or len(u) for one).
@@ -266,7 +266,7 @@ def _on_cards(frame: Image, corner: F64, right: F64, down: F64, white: float) ->
            + np.array([[0.0], [0.0], [1.0], [1.0]]) * down)  # its four corners
     if not ((pts >= 1).all() and (pts[:, 0] < w - 1).all() and (pts[:, 1] < h - 1).all()):
         return False  # partly out of the frame: no telling its corner is blank
-    low = _lows(frame, corner, right, down, *_RIM, reach=REACH)
+    low = lows(frame, corner, right, down, *_RIM, reach=REACH)
     return float(np.mean(low > FELT * white)) >= 0.9
 
 
@@ -282,16 +282,16 @@ def _eyes(frame: Image, corner: F64, right: F64, down: F64, aspect: float,
     for eyes in (EYES, tuple((1 - u, aspect - v) for u, v in EYES)):
         u = np.array([e[0] for e in eyes])[None, :] + du[:, None]  # (shifts, 2)
         v = np.array([e[1] for e in eyes])[None, :] + dv[:, None]
-        dots = _lows(frame, corner, right, down, u.ravel(), v.ravel()).reshape(u.shape)
+        dots = lows(frame, corner, right, down, u.ravel(), v.ravel()).reshape(u.shape)
         ru = (u[:, :, None] + 0.07 * np.cos(ring)).ravel()
         rv = (v[:, :, None] + 0.07 * np.sin(ring)).ravel()
-        around = _lows(frame, corner, right, down, ru, rv).reshape(len(du), -1)
+        around = lows(frame, corner, right, down, ru, rv).reshape(len(du), -1)
         # Between the eyes lies bare paper; between two index suits of a spread, which may
         # lie as far apart, lies the edge of the card on top.
         t = np.linspace(0.25, 0.75, 11)
         bu = (u[:, :1] + t * (u[:, 1:] - u[:, :1])).ravel()
         bv = (v[:, :1] + t * (v[:, 1:] - v[:, :1])).ravel()
-        between = _lows(frame, corner, right, down, bu, bv).reshape(len(du), -1)
+        between = lows(frame, corner, right, down, bu, bv).reshape(len(du), -1)
         if ((dots.max(axis=1) < 0.5 * white) & (around.min(axis=1) > 0.75 * white)
                 & (between.min(axis=1) > 0.85 * white)).any():
             return True

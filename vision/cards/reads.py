@@ -1,0 +1,214 @@
+"""The reads of one frame made into one read per card (``merge``), and what they agree on.
+
+A read is one candidate index named (or not) by the reader, with the card it implies.
+Reads implying a card size unlike the frame's other cards are withdrawn (``like_sizes``);
+both indices of one card merge by the centre each predicts; two names for one card and one
+name at two places are withdrawn; two names a spread's step apart, each read cleanly and
+surely (``CLEAN``, ``SURE``) or with their indices laid as a spread lays them
+(``stepped``), are two cards. A read only the fine cut named (``settled``) is the weakest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+F64 = NDArray[np.float64]
+SIZE_SPREAD = 1.2  # how much larger one card may look than the median card of a frame
+SAME, CLASH = 0.12, 0.2  # card widths between the centres two reads give (see merge)
+# Two names closer than CLASH are two cards only when both reads fit this closely (``fit``)
+# and are this sure (``odds``); see _neighbours.
+CLEAN, SURE = 0.15, 20.0
+# Two indices a spread's step apart (see stepped), in card widths: across the cards, level
+# within LEVEL; turned alike (the cosine of the angle between them), of sizes within
+# SIZE_ALIKE; each read no looser than STEP_FIT.
+STEP, LEVEL, TURNED_ALIKE, SIZE_ALIKE, STEP_FIT = (0.2, 0.5), 0.06, 0.985, 0.08, 0.3
+ONE_CARD = 0.5  # card widths within which two sure reads of one name are one card
+
+
+@dataclass(frozen=True)
+class Read:
+    """One index read: its name (``None`` when unsure) and the card it implies (centre,
+    right and down unit vectors, width in pixels)."""
+
+    code: str | None
+    score: float
+    center: F64
+    right: F64
+    down: F64
+    width: float
+    note: str | None
+    odds: float = 0.0  # the lesser of rank's and suit's log-likelihood ratio over the runner-up
+    fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
+    both: bool = False  # both indices of the card were read: it lies on top
+    settled: bool = False  # named only by the fine cut (``_settle``): weaker than a sure read
+    # Each index read of the card: its suit's centroid (where the index itself lies) and its
+    # right and down; two when both indices of a card were read.
+    indices: tuple[tuple[F64, F64, F64], ...] = ()
+
+
+def moved(r: Read, m: F64) -> Read:
+    """A read made in a band, in the frame's pixels (``m``: the band's affine map)."""
+    a, t = m[:, :2], m[:, 2]
+    return dataclasses.replace(
+        r, center=a @ r.center + t, right=a @ r.right, down=a @ r.down,
+        indices=tuple((a @ p + t, a @ u, a @ v) for p, u, v in r.indices))
+
+
+def placed(reads: list[Read], found: list[Read]) -> list[Read]:
+    """``reads`` with those ``found`` at empty places (the reader's second look) that fill
+    one: the surest first, each of a name not read yet and no nearer than ``CLASH`` to a
+    named read; unnamed reads at the places filled are dropped."""
+    codes = {r.code for r in reads if r.code is not None}
+    new: list[Read] = []
+    for n in sorted(found, key=lambda n: -n.odds):
+        if n.code is None or n.code in codes or any(
+                _apart(n, o) < CLASH for o in reads + new if o.code is not None):
+            continue
+        new.append(n)
+        codes.add(n.code)
+    return [r for r in reads if r.code is not None
+            or all(_apart(n, r) >= CLASH for n in new)] + new
+
+
+def _apart(a: Read, b: Read) -> float:
+    """How far apart the centres of two reads' cards are, in the smaller card's widths."""
+    return float(np.hypot(*(a.center - b.center))) / min(a.width, b.width)
+
+
+def like_sizes(reads: list[Read], widths: tuple[float, float]) -> list[Read]:
+    """Reads of cards of a size no card on this table has are withdrawn (named) or dropped.
+
+    All cards of a deck are one size, so the widths the reads imply agree within what the
+    camera's perspective allows (``SIZE_SPREAD``); a read far from the median of the sure
+    reads (``_sure``; of all named reads when none is sure), or outside ``widths``, came
+    from something that only looks like an index.
+    """
+    named = [r.width for r in reads if r.code is not None]
+    # Clean, sure reads set the size when there are any: pips a card's width apart can pass
+    # for an index of a card twice the size, and in a frame of few cards outnumber them.
+    sure = [r.width for r in reads if _sure(r)]
+    typical = (float(np.median(sure)) if sure
+               else float(np.median(named)) if len(named) >= 3 else None)
+    kept = []
+    for r in reads:
+        odd = not widths[0] <= r.width <= widths[1] or (
+            typical is not None and not 1 / SIZE_SPREAD <= r.width / typical <= SIZE_SPREAD)
+        if not odd:
+            kept.append(r)
+        elif r.code is not None:
+            kept.append(dataclasses.replace(r, code=None, note="odd size"))
+    return kept
+
+
+def merge(reads: list[Read]) -> list[Read]:
+    """One read per card: the two indices of a card and repeated reads merge; a code read at
+    two places is withdrawn at both (a frame never shows one card twice)."""
+    reads = sorted(reads, key=lambda r: (r.code is None, -r.score))
+    if not reads:
+        return []
+    centres = np.array([r.center for r in reads])
+    widths = np.array([r.width for r in reads])
+    apart = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) / (
+        np.minimum(widths[:, None], widths[None, :]))
+    kept: list[Read] = []
+    slot: list[int] = []  # the read each kept one came from
+    for i, r in enumerate(reads):
+        # Reads of one card agree on its centre (within SAME); two cards of a spread lie at
+        # least a step apart, so two different names closer than CLASH are one card, and
+        # once a place is in conflict no later name settles it.
+        near = [k for k, j in enumerate(slot) if apart[i, j] < CLASH]
+        twin = next((k for k in near if apart[i, slot[k]] < SAME), None)
+        rivals = [k for k in near if r.code is not None and (
+            kept[k].code not in (None, r.code) or kept[k].note == "conflict")
+            and not _neighbours(r, kept[k], float(apart[i, slot[k]]))]
+        if r.settled and rivals:
+            continue  # a name only the fine cut gives yields to any other at its place
+        for k in [k for k in rivals if kept[k].settled]:
+            rivals.remove(k)
+            kept[k] = dataclasses.replace(kept[k], code=None, note="outvoted")
+            if k == twin:
+                kept[k], slot[k] = r, i
+        if twin is not None and kept[twin] is r:
+            continue
+        for k in rivals:
+            kept[k] = dataclasses.replace(kept[k], code=None, note="conflict")
+        if twin is None and not rivals:
+            kept.append(r)
+            slot.append(i)
+        elif twin is not None and r.code is not None and kept[twin].code == r.code:
+            # One card read twice: it keeps the stronger read (a name the fine cut alone gave
+            # counts as much as the plain read that agrees with it) and both indices.
+            stronger = r if _weight(r) > _weight(kept[twin]) else kept[twin]
+            kept[twin] = dataclasses.replace(stronger, both=True,
+                                             indices=kept[twin].indices + r.indices)
+    seen: dict[str, int] = {}
+    for k, r in enumerate(kept):
+        if r.code is None:
+            continue
+        j = seen.get(r.code)
+        if j is None:
+            seen[r.code] = k
+            continue
+        # One name at two places: where one of the two reads is clean and sure and the other
+        # not, the other is its card's loose second index or a misread, and withdrawn alone,
+        # as a fine-cut name is against any other; two clean, sure reads within half a card
+        # are the two indices of one card. Else both go.
+        first = kept[j]
+        one_card = _sure(first) and _sure(r) and float(np.hypot(*(first.center - r.center))) < (
+            ONE_CARD * min(first.width, r.width))
+        if _weight(first) != _weight(r) or one_card:
+            loser = k if one_card or _weight(first) > _weight(r) else j
+            kept[loser] = dataclasses.replace(kept[loser], code=None, note="duplicate")
+            seen[r.code] = j + k - loser
+        else:
+            kept[j] = dataclasses.replace(first, code=None, note="duplicate")
+            kept[k] = dataclasses.replace(r, code=None, note="duplicate")
+    return kept
+
+
+def _sure(r: Read) -> bool:
+    """Whether a read fits its classes closely and surely (``CLEAN``, ``SURE``): in the
+    bench's frames no misread index has."""
+    return r.code is not None and r.fit < CLEAN and r.odds >= SURE
+
+
+def _weight(r: Read) -> int:
+    """How far a read is trusted against another of its name: sure, plain, fine-cut only."""
+    return 2 if _sure(r) else 0 if r.settled else 1
+
+
+def _neighbours(a: Read, b: Read, apart: float) -> bool:
+    """Whether two differently named reads closer than ``CLASH`` are two cards of a spread
+    (the centres an index gives err by up to a tenth of a card, a spread's step is at least a
+    quarter): both fit their classes closely and surely, and their centres are not those of
+    one card. In the bench's frames a misread index fits its class loosely (``fit`` 0.2 and
+    over) or barely beats the runner-up (``odds`` under ``SURE``) when it fits closely; a
+    name read twice is still withdrawn as a duplicate."""
+    if b.note == "conflict" or apart < SAME:
+        return False
+    return (_sure(a) and _sure(b)) or stepped(a, b)
+
+
+def stepped(a: Read, b: Read, beside: bool = False) -> bool:
+    """Whether two reads' indices lie as a spread lays two cards: turned alike, the same
+    size, level, and a step apart (``STEP``) across the cards; both read closely enough
+    (``STEP_FIT``) and neither by the fine cut alone. The centres an index gives may err by
+    a tenth of a card; where the indices themselves lie does not. ``beside``: ``b`` is the
+    card a place was sought beside (``_second_look``), named already, and only ``a`` need be
+    read closely."""
+    width = min(a.width, b.width)
+    if (a.settled or b.settled or max(a.fit, 0.0 if beside else b.fit) >= STEP_FIT
+            or abs(a.width - b.width) >= SIZE_ALIKE * width):
+        return False
+    for anchor, right, down in a.indices:
+        for other, _, other_down in b.indices:
+            d = (other - anchor) / width
+            if (float(down @ other_down) > TURNED_ALIKE
+                    and STEP[0] <= abs(float(d @ right)) <= STEP[1]
+                    and abs(float(d @ down)) <= LEVEL):
+                return True
+    return False
