@@ -21,12 +21,13 @@ WIDTH = 100.0
 ASPECT = 1.4
 
 
-def _cards(xs: list[float], y: float = 200.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Upright cards of ``WIDTH`` with their top-left corners at (x, y): corners, tops, lefts."""
-    corners = np.array([[x, y] for x in xs])
-    acrosses = np.tile([WIDTH, 0.0], (len(xs), 1))
-    alongs = np.tile([0.0, WIDTH * ASPECT], (len(xs), 1))
-    return corners, acrosses, alongs
+def _cards(xs: list[float], y: float = 200.0
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    """Upright cards of ``WIDTH`` with their top-left corners at (x, y): corners, right and
+    down unit vectors, widths, aspect (``slots.empty``'s arguments before ``named``)."""
+    n = len(xs)
+    return (np.array([[x, y] for x in xs]), np.tile([1.0, 0.0], (n, 1)),
+            np.tile([0.0, 1.0], (n, 1)), np.full(n, WIDTH), ASPECT)
 
 
 def _table(papers: list[tuple[float, float]]) -> np.ndarray:
@@ -43,25 +44,25 @@ def test_a_place_is_empty_beside_a_card_where_paper_shows_and_no_card_is_read() 
     # right) and the fourth (to its left) are empty; the ends of the spread lie on the felt.
     xs = [300.0, 330.0, 360.0, 390.0]
     frame = _table([(300.0, 490.0)])
-    corners, acrosses, alongs = _cards(xs)
+    cards = _cards(xs)
     named = np.array([True, True, False, True])
-    assert sorted(slots.empty(frame, corners, acrosses, alongs, named)) == [(1, 1), (3, -1)]
+    assert sorted(slots.empty(frame, *cards, named)) == [(1, 1), (3, -1)]
     # Read, the third card fills both places.
-    assert slots.empty(frame, corners, acrosses, alongs, np.ones(4, np.bool_)) == []
+    assert slots.empty(frame, *cards, np.ones(4, np.bool_)) == []
 
 
 def test_a_place_beyond_the_spread_on_paper_is_looked_at_and_on_felt_is_not() -> None:
-    corners, acrosses, alongs = _cards([300.0])
-    alone = slots.empty(_table([(300.0, 400.0)]), corners, acrosses, alongs, np.ones(1, np.bool_))
+    cards = _cards([300.0])
+    alone = slots.empty(_table([(300.0, 400.0)]), *cards, np.ones(1, np.bool_))
     assert alone == []
     covered = _table([(250.0, 400.0)])  # paper left of the card: a card may lie beneath it
-    assert slots.empty(covered, corners, acrosses, alongs, np.ones(1, np.bool_)) == [(0, -1)]
+    assert slots.empty(covered, *cards, np.ones(1, np.bool_)) == [(0, -1)]
 
 
 def test_a_card_two_steps_away_leaves_the_place_between_empty() -> None:
     frame = _table([(300.0, 450.0)])
-    corners, acrosses, alongs = _cards([300.0, 350.0])  # half a card apart: two steps
-    assert sorted(slots.empty(frame, corners, acrosses, alongs, np.ones(2, np.bool_))) == [
+    cards = _cards([300.0, 350.0])  # half a card apart: two steps
+    assert sorted(slots.empty(frame, *cards, np.ones(2, np.bool_))) == [
         (0, 1), (1, -1)]
 
 

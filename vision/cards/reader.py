@@ -166,17 +166,18 @@ class CardReader:
         where no card is named, and of a name not yet read (``reads.placed``)."""
         if not reads:
             return reads
-        frames = [self._frame(r) for r in reads]
-        corners, acrosses, alongs = (np.array([f[k] for f in frames]) for k in range(3))
+        rights = np.array([r.right for r in reads])
+        downs = np.array([r.down for r in reads])
+        widths = np.array([r.width for r in reads])
+        corners = np.array([self._frame(r)[0] for r in reads])
         named = np.array([r.code is not None for r in reads])
-        empty = slots.empty(frame, corners, acrosses, alongs, named)
+        empty = slots.empty(frame, corners, rights, downs, widths, self.deck.aspect, named)
         if not empty:
             return reads
-        beside = [reads[i] for i, _ in empty]
-        places = slots.cut(frame, corners[[i for i, _ in empty]],
-                           np.array([r.right for r in beside]),
-                           np.array([r.down for r in beside]),
-                           np.array([r.width for r in beside]), [side for _, side in empty])
+        rows = [i for i, _ in empty]
+        beside = [reads[i] for i in rows]
+        places = slots.cut(frame, corners[rows], rights[rows], downs[rows], widths[rows],
+                           [side for _, side in empty])
         groups = self._candidates(find_groups(places.image, self.limits, slots.ink(places)))
         found: list[Read] = []
         for n in self._match(places.image, groups):

@@ -70,18 +70,16 @@ class Places:
         return max(int(np.searchsorted(self.starts, x, side="right")) - 1, 0)
 
 
-def empty(frame: Image, corners: F64, acrosses: F64, alongs: F64, named: NDArray[np.bool_]
-          ) -> list[tuple[int, int]]:
+def empty(frame: Image, corners: F64, rights: F64, downs: F64, widths: F64, aspect: float,
+          named: NDArray[np.bool_]) -> list[tuple[int, int]]:
     """(read, side) of every place beside a named read where no named read lies and paper
     shows beyond the card's edge, so a card may lie there; side -1 is left of the card, 1
-    right of it, in its own frame. Each read's card is given by its top-left corner and its
-    top and left edges as vectors."""
+    right of it, in its own frame. Each read's card is given by its top-left corner, the
+    unit vectors of its frame, its width in pixels and the deck's ``aspect``."""
     rows = np.flatnonzero(named)
     if not len(rows):
         return []
-    widths = np.hypot(acrosses[:, 0], acrosses[:, 1])
-    rights = acrosses / widths[:, None]
-    downs = alongs / np.maximum(np.hypot(alongs[:, 0], alongs[:, 1]), 1e-6)[:, None]
+    acrosses, alongs = rights * widths[:, None], downs * (widths * aspect)[:, None]
     centres = corners + acrosses / 2 + alongs / 2
     rel = centres[None, rows, :] - centres[rows, None, :]  # (named, named, xy)
     across = np.einsum("ijk,ik->ij", rel, rights[rows]) / widths[rows, None]
