@@ -8,6 +8,8 @@ most 1 in 10,000 wrong, the rest unknown; median frame time at most 20 ms on one
 and BLAS run on one thread here. Calibrations are kept in ``.cache/assets/decks``, keyed by
 the source of ``vision``, so a second run reads at once. ``--why`` lists the unknown cards by
 cause (the read's note, or "not found"; the joker apart; covered cards apart from those on top).
+``--no-second-look`` reads without the reader's second look at the empty places of spreads,
+to measure what that look costs and adds.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--mistakes", type=int, default=5, help="wrong reads listed per style")
     parser.add_argument("--why", action="store_true", help="list unknown cards by cause")
+    parser.add_argument("--no-second-look", action="store_true",
+                        help="read without the second look at the empty places of spreads")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
@@ -53,11 +57,13 @@ def main() -> int:
         start = time.perf_counter()
         deck = cached_deck(style, faces, ROOT / ".cache" / "assets" / "decks")
         made = time.perf_counter() - start
-        tally = evaluate(CardReader(deck), faces, args.scenes, args.seed)
+        reader = CardReader(deck, second_look=not args.no_second_look)
+        tally = evaluate(reader, faces, args.scenes, args.seed)
         ms = [s * 1000 for s in tally.seconds]
         cpu = [s * 1000 for s in tally.cpu]
         rows.append({
-            "style": style, "frames": tally.frames, "cards": tally.cards,
+            "style": style, "second_look": reader.second_look, "frames": tally.frames,
+            "cards": tally.cards,
             "right": tally.rate(tally.right), "wrong": tally.wrong,
             "unknown": tally.rate(tally.unknown),
             "median_ms": statistics.median(ms), "p95_ms": sorted(ms)[int(0.95 * len(ms))],

@@ -60,11 +60,14 @@ class Thresholds:
 
 
 class CardReader:
-    """Reads cards of one calibrated ``Deck`` from BGR frames."""
+    """Reads cards of one calibrated ``Deck`` from BGR frames; ``second_look=False`` skips
+    the second look at the empty places of spreads (to measure what it costs and adds)."""
 
-    def __init__(self, deck: Deck, thresholds: Thresholds | None = None) -> None:
+    def __init__(self, deck: Deck, thresholds: Thresholds | None = None,
+                 second_look: bool = True) -> None:
         self.deck = deck
         self.thresholds = thresholds or Thresholds()
+        self.second_look = second_look  # look again at the empty places of spreads
         self.limits = Limits(link=deck.link)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
 
@@ -76,7 +79,8 @@ class CardReader:
                  else dataclasses.replace(r, code=None, note="off cards")
                  for r in self._match(frame, groups)]
         reads = merge(like_sizes(reads, self.thresholds.widths))
-        reads = self._second_look(frame, reads)
+        if self.second_look:
+            reads = self._second_look(frame, reads)
         items = [self._item(r) for r in reads]
         items += strips.find(frame, self.deck.strip_codes, self.deck.strips,
                              self.deck.strip_accept, self.deck.aspect, items,
