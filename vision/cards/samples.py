@@ -4,6 +4,11 @@ Each sheet is one spread of three cards at any turn and size, seen by a camera w
 noise and uneven light a little beyond what the table should see. Every group the reader
 would find is matched to the index it came from by the known placement, so each sample has
 its card, its rank and suit vectors (in the right sense) and the card's geometry.
+
+The "0" of a ten with its suit, the "1" dropped, is a group the reader also meets (a part of
+the ten's group, or the whole of it where the "1" is lost in an edge line), and it passes for
+an eight. It is learned as a rank of its own, ``TEN_PART``, that names no card, so the
+discriminant learns what tells an "0" from an "8" and such a group is read "unknown".
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ TRAINING_CAMERA = Camera(tilt=0.03, light=(0.5, 1.2), glare=(1, 80.0), blur=(0.0
                          noise=(1.0, 8.0))
 TRAINING_SPREAD = Spread(width=(86.0, 165.0), step=(0.24, 0.4), angle=180.0, flip=0.5)
 SHEET = 420
+TEN_PART = "0"  # the rank learned from a ten's "0" and suit: it names no card
 
 
 @dataclass
@@ -69,8 +75,8 @@ def _sheet(
     place_spread(scene, [(c, faces[c]) for c in codes], SHEET / 2, SHEET / 2, angle, width,
                  spread, rng)
     image, truth = scene.render(rng, TRAINING_CAMERA)
-    groups = find_groups(image, limits)
-    groups = groups.take(~groups.variant)  # learn from whole groups only
+    every = find_groups(image, limits)
+    groups = every.take(~every.variant)  # learn cards from whole groups only
     if len(groups) == 0:
         return
     pyramid = patch.Pyramid(image)
@@ -90,7 +96,12 @@ def _sheet(
             g = int(np.argmin(d))
             if d[g] > 0.04 * w:
                 continue
-            _add(out, placed, groups.take(np.array([g])), sense, to_image, w, pyramid)
+            one = groups.take(np.array([g]))
+            _add(out, placed.label, one, sense, to_image, w, pyramid)
+            if placed.label[0] == "T" and one.marks[0] == 3:
+                part = _ten_part(every, one, _way(one, sense, to_image))
+                if part is not None:
+                    _add(out, TEN_PART + placed.label[1], part, sense, to_image, w, pyramid)
 
 
 def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) -> bool:
@@ -102,18 +113,39 @@ def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) 
     return False
 
 
-def _add(out: Samples, placed: Placement, one: Groups, sense: int,
-         to_image: NDArray[np.float64], width: float, pyramid: patch.Pyramid) -> None:
+def _ten_part(every: Groups, ten: Groups, way: int) -> Groups | None:
+    """The part of a ten's group (``ten``, three marks, read in sense ``way``) that holds its
+    "0" and suit: of its two-mark parts ending at the ten's suit, the one with more ink (the
+    "0" outweighs the "1")."""
+    suit = ten.ends[0, way, 1]
+    parts = np.flatnonzero((every.parent == ten.parent[0]) & every.variant & (every.marks == 2))
+    ending = [int(k) for k in parts
+              if np.abs(every.ends[k, :, 1] - suit).max(axis=1).min() < 1e-6]
+    if len(ending) != 2:
+        return None
+    return every.take(np.array([max(ending, key=lambda k: float(every.pixels[k]))]))
+
+
+def _way(one: Groups, sense: int, to_image: NDArray[np.float64]) -> int:
+    """The sense of group ``one``'s axis that runs down its card (``sense`` -1: the card's
+    bottom index, upside down)."""
     centre = cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), to_image)[0, 0]
     below = cv2.perspectiveTransform(np.array([[[0.5, 0.6]]], np.float32), to_image)[0, 0]
     card_down = (below - centre) / max(float(np.hypot(*(below - centre))), 1e-6)
-    way = 0 if float(patch.geometry(one, 0)[2][0] @ card_down) * sense > 0 else 1
+    return 0 if float(patch.geometry(one, 0)[2][0] @ card_down) * sense > 0 else 1
+
+
+def _add(out: Samples, code: str, one: Groups, sense: int,
+         to_image: NDArray[np.float64], width: float, pyramid: patch.Pyramid) -> None:
+    """Add the sample of group ``one``, read as ``code``."""
+    centre = cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), to_image)[0, 0]
+    way = _way(one, sense, to_image)
     _, suit, axis, length = patch.geometry(one, way)
     rank_vec, suit_vec = patch.cut(pyramid, one, way)
     fine_rank, fine_suit = patch.cut(pyramid, one, way, patch.FINE)
     across = np.array([axis[0, 1], -axis[0, 0]])
     off = (centre - suit[0]) / width
-    out.codes.append(placed.label)
+    out.codes.append(code)
     out.ranks.append(rank_vec[0])
     out.suits.append(suit_vec[0])
     out.fine_ranks.append(fine_rank[0])
