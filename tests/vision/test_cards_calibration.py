@@ -13,7 +13,7 @@ import pytest
 
 from tests.vision.conftest import deck, faces, faces_dir
 from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize
-from vision.cards.samples import TEN_PART
+from vision.cards.codes import TEN_PART
 from vision.errors import CalibrationError
 
 

@@ -17,7 +17,7 @@ from tests.vision.conftest import STYLES, deck, faces
 from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
-from vision.cards.reader import FINE_ODDS, Thresholds, _settle
+from vision.cards.reader import FINE_ODDS, Thresholds, _against, _settle
 from vision.cards.reads import Read, like_sizes, merge
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
@@ -244,6 +244,18 @@ def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
     named, win = _settle(coarse, best, ok, fine, typical, Thresholds())
     assert win.tolist() == [True, False, False, False, False]
     assert int(named[0]) == 1
+
+
+def test_the_fine_cut_vetoes_a_plain_read_only_when_sure_of_another_class() -> None:
+    """A read named but not surely is withdrawn when the fine cut names another class at
+    the reader's odds or more; a fine cut that agrees, or is itself unsure, leaves it."""
+    odds = Thresholds().odds
+    fine = np.array([
+        [2 * odds + 1.0, 0.0, 50.0],  # class 1, odds over the threshold: vetoed
+        [2 * odds - 1.0, 0.0, 50.0],  # class 1, odds under it: kept
+        [0.0, 2 * odds + 1.0, 50.0],  # class 0, as read: kept
+    ])
+    assert _against(fine, np.zeros(3, np.int64), odds).tolist() == [True, False, False]
 
 
 @pytest.mark.parametrize("other", [_read("Kd", 105.0, odds=12.0), _read("Kd", 105.0)])

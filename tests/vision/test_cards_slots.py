@@ -138,7 +138,7 @@ def test_a_place_is_filled_only_by_a_new_name_where_no_card_is_named() -> None:
 
 
 @pytest.mark.parametrize(("codes", "seed", "step", "width", "angle", "missed"), [
-    (["5s", "3c", "8d", "Jc", "8s"], 6, 0.29, 105, 1, 1),
+    (["4d", "4c", "Kc", "7s", "7c"], 534, 0.24, 96, -3, 2),
     (["6c", "Ac", "4h", "6d", "Ts"], 512, 0.24, 92, 4, 2),
     (["Kh", "4h", "8d", "9s", "Qs"], 758, 0.24, 96, -2, 1),
 ])

@@ -6,6 +6,9 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKER = "Jk"
 CODES: tuple[str, ...] = (*tuple(r + s for r in RANKS for s in SUITS), JOKER)
+# A deck also learns the "0" of a ten with its suit, the "1" unseen, as a rank of its own
+# (``samples``), so that it is told from an eight; it names no card.
+TEN_PART = "0"
 
 
 def normalize(text: str) -> str:

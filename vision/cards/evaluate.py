@@ -4,8 +4,8 @@ A read belongs to the card whose true centre is nearest, if within ``NEAR`` card
 card is right when the reads belonging to it name it and nothing else; wrong when any names
 another card; unknown otherwise (not found, or found with ``code=None``). A named read that
 belongs to no card is wrong too. Each unknown card is counted in ``losses`` by why: the note
-of its reads ("unsure", "odd size", "conflict", "duplicate") or "not found", for the joker
-apart from the rest and for covered cards apart from those on top.
+of its reads ("unsure", "vetoed", "odd size", "conflict", "duplicate") or "not found", for
+the joker apart from the rest and for covered cards apart from those on top.
 """
 
 from __future__ import annotations

@@ -6,9 +6,11 @@ best fit is kept. A card is named only when rank and suit are each far more like
 runner-up (``Thresholds.odds``) and close to their class (``Thresholds.typical``); an
 index-like group that falls short is reported with ``code=None``, unless the group, cut
 again at twice the resolution, is named surely there (``_settle``: a "settled" read, the
-weakest kind). The reads become one per card (``reads.merge``). The empty places of spreads
-are then read again with ink found another way (``slots``), and faces without an index are
-sought by ``strips``.
+weakest kind). A read named but not surely and cleanly (``reads.SURE``, ``reads.CLEAN``) is
+cut at twice the resolution too, and withdrawn ("vetoed") where that cut names another rank
+or suit as surely as a read must be (``_against``). The reads become one per card
+(``reads.merge``). The empty places of spreads are then read again with ink found another
+way (``slots``), and faces without an index are sought by ``strips``.
 """
 
 from __future__ import annotations
@@ -21,13 +23,16 @@ from numpy.typing import NDArray
 
 from ..items import Item, Point
 from . import patch, slots, strips
+from .codes import TEN_PART
 from .deck import Deck
 from .ink import Groups, Limits, find_groups, masks
-from .reads import SURE, Read, like_sizes, merge, moved, placed, stepped
+from .reads import CLEAN, SURE, Read, like_sizes, merge, moved, placed, stepped
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
-WHOLE = 0.6  # a whole group's fit counts this much of a subset's (see _match)
+# A candidate read as a ten's "0" (``codes.TEN_PART``) fits this much worse in the
+# competition for marks (see _match): the ten's own group, "1" and all, should win it.
+PART = 0.6
 # A read that falls short of ``Thresholds`` is cut again at twice the resolution and named
 # there (see _settle) where the coarse cut fits no looser than FINE_FIT (in the units of
 # ``Thresholds.typical``) and the fine cut is FINE_ODDS sure. Parts of a group are never
@@ -70,6 +75,8 @@ class CardReader:
         self.second_look = second_look  # look again at the empty places of spreads
         self.limits = Limits(link=deck.link)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
+        names = deck.ranks.names
+        self._part = names.index(TEN_PART) if TEN_PART in names else -1
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
@@ -105,9 +112,8 @@ class CardReader:
             dist.append((self.deck.ranks.distances(rv), self.deck.suits.distances(sv)))
         fit = [d[0].min(axis=1) + d[1].min(axis=1) for d in dist]
         turned = fit[1] < fit[0]
-        # A subset must fit clearly better than its whole group: dropping the "1" of a ten
-        # leaves a "0" that may pass for a six.
-        best_fit = np.minimum(fit[0], fit[1]) * np.where(groups.variant, 1.0, WHOLE)
+        part = np.where(turned, dist[1][0].argmin(axis=1), dist[0][0].argmin(axis=1)) == self._part
+        best_fit = np.minimum(fit[0], fit[1]) / np.where(part, PART, 1.0)
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
         taken: set[int] = set()
@@ -130,18 +136,27 @@ class CardReader:
         loose = np.maximum(r_d / ranks.typical, s_d / suits.typical)
         confident = (np.minimum(r_odds, s_odds) >= t.odds) & (loose <= t.typical)
         settled = np.zeros_like(confident)
+        vetoed = np.zeros_like(confident)
         close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
+        doubt = confident & ~((np.minimum(r_odds, s_odds) >= SURE) & (loose < CLEAN))
         fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
-        if close.any() and fine_ranks is not None and fine_suits is not None:
-            fr, fs = patch.cut(pyramid, groups.take(pick[close]), sense[close], patch.FINE)
+        again = close | doubt
+        if again.any() and fine_ranks is not None and fine_suits is not None:
+            fr, fs = patch.cut(pyramid, groups.take(pick[again]), sense[again], patch.FINE)
+            fr_d, fs_d = fine_ranks.distances(fr), fine_suits.distances(fs)
+            c = close[again]
             r_new, r_win = _settle(rd[close], r_best[close], r_odds[close] >= t.odds,
-                                   fine_ranks.distances(fr), fine_ranks.typical, t)
+                                   fr_d[c], fine_ranks.typical, t)
             s_new, s_win = _settle(sd[close], s_best[close], s_odds[close] >= t.odds,
-                                   fine_suits.distances(fs), fine_suits.typical, t)
+                                   fs_d[c], fine_suits.typical, t)
             win = r_win & s_win
             rows = np.flatnonzero(close)[win]
             r_best[rows], s_best[rows], settled[rows] = r_new[win], s_new[win], True
-        confident |= settled
+            d = doubt[again]
+            rows = np.flatnonzero(doubt)
+            vetoed[rows] = (_against(fr_d[d], r_best[rows], t.odds)
+                            | _against(fs_d[d], s_best[rows], t.odds))
+        confident = (confident & ~vetoed) | settled
         codes = [ranks.names[a] + suits.names[b] for a, b in zip(r_best, s_best, strict=True)]
         k = np.array([self._code_at.get(c, 0) for c in codes], np.int64)
         # Where each card lies: from the suit's centroid, by the deck's offsets for its face.
@@ -158,8 +173,9 @@ class CardReader:
         reads = []
         for j in np.flatnonzero(seen).tolist():
             code = codes[j] if confident[j] and codes[j] in self._code_at else None
+            note = None if code else "vetoed" if vetoed[j] else "unsure"
             reads.append(Read(code, float(score[j]), center[j], right[j], down[j],
-                               float(width[j]), None if code else "unsure",
+                               float(width[j]), note,
                                float(odds[j]), float(loose[j]), settled=bool(settled[j]),
                                indices=((ends[j, 1], right[j], down[j]),)))
         return reads
@@ -233,6 +249,14 @@ def _decide(d: F64) -> tuple[NDArray[np.int64], F64, F64, F64]:
     low, high = np.minimum(first, second), np.maximum(first, second)
     posterior = 1.0 / np.exp(-(d - low[:, None]) / 2).sum(axis=1)
     return best.astype(np.int64), (high - low) / 2, posterior, low
+
+
+def _against(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_]:
+    """Whether the fine cut (distances ``fine``) names another class than ``best`` with
+    ``odds`` (a log-likelihood ratio over its runner-up) or more."""
+    f_best, f_odds, _, _ = _decide(fine)
+    out: NDArray[np.bool_] = (f_best != best) & (f_odds >= odds)
+    return out
 
 
 def _settle(coarse: F64, best: NDArray[np.int64], ok: NDArray[np.bool_], fine: F64,

@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 from ..scene import Camera, Placement, Scene
 from ..scene.hands import Spread, place_spread
 from . import patch
+from .codes import TEN_PART
 from .ink import Groups, Limits, find_groups
 
 Image = NDArray[np.uint8]
@@ -32,7 +33,6 @@ TRAINING_CAMERA = Camera(tilt=0.03, light=(0.5, 1.2), glare=(1, 80.0), blur=(0.0
                          noise=(1.0, 8.0))
 TRAINING_SPREAD = Spread(width=(86.0, 165.0), step=(0.24, 0.4), angle=180.0, flip=0.5)
 SHEET = 420
-TEN_PART = "0"  # the rank learned from a ten's "0" and suit: it names no card
 
 
 @dataclass
