@@ -97,11 +97,12 @@ def _sheet(
             if d[g] > 0.04 * w:
                 continue
             one = groups.take(np.array([g]))
-            _add(out, placed.label, one, sense, to_image, w, pyramid)
-            if placed.label[0] == "T" and one.marks[0] == 3:
-                part = _ten_part(every, one, _way(one, sense, to_image))
-                if part is not None:
-                    _add(out, TEN_PART + placed.label[1], part, sense, to_image, w, pyramid)
+            way = _way(one, sense, to_image)
+            _add(out, placed.label, one, way, to_image, w, pyramid)
+            part = _ten_part(every, one, way) if placed.label[0] == "T" else None
+            if part is not None:
+                _add(out, TEN_PART + placed.label[1], part, _way(part, sense, to_image),
+                     to_image, w, pyramid)
 
 
 def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) -> bool:
@@ -114,9 +115,11 @@ def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) 
 
 
 def _ten_part(every: Groups, ten: Groups, way: int) -> Groups | None:
-    """The part of a ten's group (``ten``, three marks, read in sense ``way``) that holds its
-    "0" and suit: of its two-mark parts ending at the ten's suit, the one with more ink (the
-    "0" outweighs the "1")."""
+    """The part of a ten's group (``ten``, read in sense ``way``) that holds its "0" and
+    suit, when the group has three marks: of its two-mark parts ending at the ten's suit, the
+    one with more ink (the "0" outweighs the "1")."""
+    if ten.marks[0] != 3:
+        return None
     suit = ten.ends[0, way, 1]
     parts = np.flatnonzero((every.parent == ten.parent[0]) & every.variant & (every.marks == 2))
     ending = [int(k) for k in parts
@@ -135,11 +138,10 @@ def _way(one: Groups, sense: int, to_image: NDArray[np.float64]) -> int:
     return 0 if float(patch.geometry(one, 0)[2][0] @ card_down) * sense > 0 else 1
 
 
-def _add(out: Samples, code: str, one: Groups, sense: int,
+def _add(out: Samples, code: str, one: Groups, way: int,
          to_image: NDArray[np.float64], width: float, pyramid: patch.Pyramid) -> None:
-    """Add the sample of group ``one``, read as ``code``."""
+    """Add the sample of group ``one``, read as ``code`` in sense ``way`` (``_way``)."""
     centre = cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), to_image)[0, 0]
-    way = _way(one, sense, to_image)
     _, suit, axis, length = patch.geometry(one, way)
     rank_vec, suit_vec = patch.cut(pyramid, one, way)
     fine_rank, fine_suit = patch.cut(pyramid, one, way, patch.FINE)
