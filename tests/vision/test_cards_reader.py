@@ -63,12 +63,13 @@ def test_loose_clean_cards_are_read(style: str) -> None:
 
 
 def _spread(cards: dict[str, np.ndarray], codes: list[str], seed: int, angle: float = 3.0,
-            width: float = 100.0) -> tuple[np.ndarray, list[tuple[str, tuple[float, float]]]]:
+            width: float = 100.0, camera: Camera = STILL
+            ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float]]]]:
     scene = Scene(size=(640, 360))
     rng = np.random.default_rng(seed)
     place_spread(scene, [(c, cards[c]) for c in codes], 320, 180, angle, width,
                  Spread(step=(0.3, 0.3), card_jitter=(0.0, 0.0)), rng)
-    image, truth = scene.render(rng, STILL)
+    image, truth = scene.render(rng, camera)
     return image, [(t.label, t.center) for t in truth]
 
 
@@ -101,9 +102,18 @@ def test_a_joker_beneath_a_turned_read_card_is_found(style: str, angle: float) -
         _joker_found(style, ["Jk", "9h"], seed, angle, 95.0)
 
 
-def _joker_found(style: str, codes: list[str], seed: int, angle: float, width: float) -> None:
+@pytest.mark.parametrize("style", STYLES)
+def test_a_joker_on_top_with_no_edge_showing_is_found_by_its_eyes(style: str) -> None:
+    """Over the paper of the card beneath, in the table's light, a joker's left edge may
+    not show: its eyes are enough then."""
+    for seed, angle in ((9, 40.0), (8, 200.0), (5, 310.0), (2, 310.0)):
+        _joker_found(style, ["3d", "Jk"], seed, angle, 95.0, Camera())
+
+
+def _joker_found(style: str, codes: list[str], seed: int, angle: float, width: float,
+                 camera: Camera = STILL) -> None:
     """The joker of a spread of ``codes`` is named once, at its place, and nothing misread."""
-    image, truth = _spread(faces(style), codes, seed, angle, width)
+    image, truth = _spread(faces(style), codes, seed, angle, width, camera)
     found = reader(style).read(image)
     named = [i for i in found if i.code == "Jk"]
     assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, dict(truth)["Jk"])) < 25
