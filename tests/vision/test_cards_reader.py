@@ -18,7 +18,7 @@ from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
 from vision.cards.reader import FINE_ODDS, Thresholds, _against, _settle
-from vision.cards.reads import Read, like_sizes, merge
+from vision.cards.reads import Read, in_step, like_sizes, merge
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -63,12 +63,12 @@ def test_loose_clean_cards_are_read(style: str) -> None:
 
 
 def _spread(cards: dict[str, np.ndarray], codes: list[str], seed: int, angle: float = 3.0,
-            width: float = 100.0, camera: Camera = STILL
+            width: float = 100.0, camera: Camera = STILL, step: float = 0.3
             ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float]]]]:
     scene = Scene(size=(640, 360))
     rng = np.random.default_rng(seed)
     place_spread(scene, [(c, cards[c]) for c in codes], 320, 180, angle, width,
-                 Spread(step=(0.3, 0.3), card_jitter=(0.0, 0.0)), rng)
+                 Spread(step=(step, step), card_jitter=(0.0, 0.0)), rng)
     image, truth = scene.render(rng, camera)
     return image, [(t.label, t.center) for t in truth]
 
@@ -138,6 +138,17 @@ def test_a_card_with_its_index_rubbed_out_is_no_joker(style: str) -> None:
     codes = [i.code for i in reader(style).read(image)]
     assert "Jk" not in codes and "9h" not in codes
     assert {"As", "Kd", "7c", "2h"} <= set(codes)
+
+
+@pytest.mark.parametrize("style", ["2color-bf", "4color-bf"])
+def test_a_covered_index_cut_by_the_card_on_top_is_named_in_step(style: str) -> None:
+    """A large index of a covered card, cut by the edge of the card on top, is read surely
+    but loosely: it is named for where it lies, level with the next card's index a spread's
+    step away (``reads.in_step``); nothing is misread."""
+    codes = ["7d", "Js", "8s", "Kd", "8d"]
+    image, _ = _spread(faces(style), codes, 16, 7.8, 100.0, Camera(), step=0.24)
+    found = [i for i in reader(style).read(image) if i.code]
+    assert "Kd" in {i.code for i in found} and {i.code for i in found} <= set(codes)
 
 
 def _without_its_one(face: np.ndarray) -> np.ndarray:
@@ -218,6 +229,41 @@ def test_one_name_at_two_places(first: Read, second: Read, named: list[float]) -
     reads = merge([first, second])
     assert sorted(r.center[0] for r in reads if r.code == "As") == named
     assert len(reads) == 2 and all(r.note == "duplicate" for r in reads if r.code is None)
+
+
+def _at(code: str, x: float, y: float = 100.0, fit: float = 0.05, settled: bool = False
+        ) -> Read:
+    """A read whose index (its suit's centroid) lies at (x, y)."""
+    r = _read(code, x, fit=fit, settled=settled)
+    return dataclasses.replace(r, indices=((np.array([x, y]), r.right, r.down),))
+
+
+def _guess(code: str, x: float) -> Read:
+    """An unsure read, sure but loose, that guesses ``code``."""
+    return dataclasses.replace(_at(code, x, fit=0.8), code=None, note="unsure", guess=code)
+
+
+@pytest.mark.parametrize(("beside", "named"), [
+    (_at("As", 130.0), True),  # level, a step (0.3 card widths) across: as a spread lays it
+    (_at("As", 130.0, y=110.0), False),  # a tenth of a card lower: a pip, not an index
+    (_at("As", 160.0), False),  # 0.6 card widths across: no spread's step
+    (_at("As", 110.0), False),  # 0.1 across: no spread's step either
+    (_at("As", 130.0, settled=True), False),  # beside a card only the fine cut named
+    (_guess("As", 130.0), False),  # beside another guess: no card is named there
+])
+def test_a_loose_read_is_named_only_in_step_with_a_named_card(beside: Read, named: bool
+                                                               ) -> None:
+    out = in_step([_guess("Kd", 100.0), beside])
+    assert out[1] is beside
+    assert out[0].code == ("Kd" if named else None)
+    assert out[0].in_step == named and out[0].weak == named
+    assert out[0].note == (None if named else "unsure")
+
+
+def test_a_read_named_in_step_yields_to_another_name_at_its_place() -> None:
+    stepped = in_step([_guess("Kd", 100.0), _at("As", 130.0)])[0]
+    reads = merge([stepped, _read("Qs", 105.0, fit=0.3)])
+    assert [r.code for r in reads] == ["Qs"]
 
 
 def _sized(code: str, width: float, fit: float) -> Read:

@@ -5,7 +5,8 @@ Reads implying a card size unlike the frame's other cards are withdrawn (``like_
 both indices of one card merge by the centre each predicts; two names for one card and one
 name at two places are withdrawn; two names a spread's step apart, each read cleanly and
 surely (``CLEAN``, ``SURE``) or with their indices laid as a spread lays them
-(``stepped``), are two cards. A read only the fine cut named (``settled``) is the weakest.
+(``stepped``), are two cards. A read only the fine cut named (``settled``) or only its place
+in a spread (``in_step``) is the weakest.
 """
 
 from __future__ import annotations
@@ -45,9 +46,19 @@ class Read:
     fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
     both: bool = False  # both indices of the card were read: it lies on top
     settled: bool = False  # named only by the fine cut (``_settle``): weaker than a sure read
+    # The name of an unsure read that is sure but loose (see ``reader.IN_STEP_FIT``), given
+    # where its index lies as a spread lays it beside a named card's (``in_step``).
+    guess: str | None = None
+    in_step: bool = False  # named so: as weak as a settled read
     # Each index read of the card: its suit's centroid (where the index itself lies) and its
     # right and down; two when both indices of a card were read.
     indices: tuple[tuple[F64, F64, F64], ...] = ()
+
+    @property
+    def weak(self) -> bool:
+        """Named by a second test (``settled``, ``in_step``), not plainly: it yields to any
+        other name at its place."""
+        return self.settled or self.in_step
 
 
 def moved(r: Read, m: F64) -> Read:
@@ -125,9 +136,9 @@ def merge(reads: list[Read]) -> list[Read]:
         rivals = [k for k in near if r.code is not None and (
             kept[k].code not in (None, r.code) or kept[k].note == "conflict")
             and not _neighbours(r, kept[k], float(apart[i, slot[k]]))]
-        if r.settled and rivals:
+        if r.weak and rivals:
             continue  # a name only the fine cut gives yields to any other at its place
-        for k in [k for k in rivals if kept[k].settled]:
+        for k in [k for k in rivals if kept[k].weak]:
             rivals.remove(k)
             kept[k] = dataclasses.replace(kept[k], code=None, note="outvoted")
             if k == twin:
@@ -178,7 +189,7 @@ def _sure(r: Read) -> bool:
 
 def _weight(r: Read) -> int:
     """How far a read is trusted against another of its name: sure, plain, fine-cut only."""
-    return 2 if _sure(r) else 0 if r.settled else 1
+    return 2 if _sure(r) else 0 if r.weak else 1
 
 
 def _neighbours(a: Read, b: Read, apart: float) -> bool:
@@ -193,16 +204,33 @@ def _neighbours(a: Read, b: Read, apart: float) -> bool:
     return (_sure(a) and _sure(b)) or stepped(a, b)
 
 
+def in_step(reads: list[Read]) -> list[Read]:
+    """``reads`` with each unsure read that has a ``guess`` named so where its index lies as
+    a spread lays it (``laid``) beside the index of a card named plainly (neither settled nor
+    in step itself). A covered card's index may be cut by the edge of the card on top, and
+    its read is then sure but loose; a pip or a picture read as an index seldom lies level
+    with a card's index and a step from it."""
+    plain = [r for r in reads if r.code is not None and not r.weak]
+    return [dataclasses.replace(r, code=r.guess, note=None, guess=None, in_step=True)
+            if r.guess is not None and any(laid(r, b) for b in plain) else r for r in reads]
+
+
 def stepped(a: Read, b: Read, beside: bool = False) -> bool:
     """Whether two reads' indices lie as a spread lays two cards: turned alike, the same
     size, level, and a step apart (``STEP``) across the cards; both read closely enough
-    (``STEP_FIT``) and neither by the fine cut alone. The centres an index gives may err by
+    (``STEP_FIT``) and neither named weakly (``Read.weak``). The centres an index gives may err by
     a tenth of a card; where the indices themselves lie does not. ``beside``: ``b`` is the
     card a place was sought beside (``_second_look``), named already, and only ``a`` need be
     read closely."""
+    return not (a.weak or b.weak or max(a.fit, 0.0 if beside else b.fit) >= STEP_FIT) and laid(
+        a, b)
+
+
+def laid(a: Read, b: Read) -> bool:
+    """Whether two reads' indices lie as a spread lays two cards (see ``stepped``), however
+    closely they were read."""
     width = min(a.width, b.width)
-    if (a.settled or b.settled or max(a.fit, 0.0 if beside else b.fit) >= STEP_FIT
-            or abs(a.width - b.width) >= SIZE_ALIKE * width):
+    if abs(a.width - b.width) >= SIZE_ALIKE * width:
         return False
     for anchor, right, down in a.indices:
         for other, _, other_down in b.indices:
