@@ -17,7 +17,7 @@ from tests.vision.conftest import STYLES, deck, faces
 from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
-from vision.cards.reader import FINE_ODDS, Thresholds, _against, _settle
+from vision.cards.reader import FINE_ODDS, IN_STEP_ODDS, Thresholds, _against, _settle
 from vision.cards.reads import Read, in_step, like_sizes, merge
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
@@ -297,8 +297,15 @@ def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
     ])
     best = np.zeros(5, np.int64)
     ok = np.array([False] * 4 + [True])
-    named, win = _settle(coarse, best, ok, fine, typical, Thresholds())
-    assert win.tolist() == [True, False, False, False, False]
+    named, win, near = _settle(coarse, best, ok, fine, typical, Thresholds())
+    assert win.tolist() == near.tolist() == [True, False, False, False, False]
+    assert int(named[0]) == 1
+    # Sure enough to name a read in step (IN_STEP_ODDS), short of settling it (FINE_ODDS).
+    step = 2 * IN_STEP_ODDS + 1.0
+    named, win, near = _settle(coarse[:2], best[:2], ok[:2],
+                               np.array([[step, 0.0, sure], [0.0, step - 2.0, sure]]),
+                               typical, Thresholds())
+    assert win.tolist() == [False, False] and near.tolist() == [True, False]
     assert int(named[0]) == 1
 
 

@@ -9,8 +9,9 @@ again at twice the resolution, is named surely there (``_settle``: a "settled" r
 weakest kind). A read named but not surely and cleanly (``reads.SURE``, ``reads.CLEAN``) is
 cut at twice the resolution too, and withdrawn ("vetoed") where that cut names another rank
 or suit as surely as a read must be (``_against``). A read sure but loose, which that cut
-does not withdraw either, is named only where its index lies as a spread lays it beside a
-card named plainly (``IN_STEP_FIT``, ``reads.in_step``). The reads become one per card
+does not withdraw either, and a close call that cut names fairly surely, are named only
+where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
+``IN_STEP_ODDS``, ``reads.in_step``). The reads become one per card
 (``reads.merge``). The empty places of spreads are then read again with ink found another
 way (``slots``), and faces without an index are sought by ``strips``.
 """
@@ -61,6 +62,10 @@ OFF_CARDS = 0.1
 # 4color-bf 96.72 -> 97.37 %, with the same wrong reads (the joker's eyes in ``strips``
 # standing in for its edge added about 0.05 % in every style at the same time).
 IN_STEP_FIT = 1.0
+# A close call the fine cut names IN_STEP_ODDS sure, short of FINE_ODDS, is given that name
+# as a guess too (``_settle``). Over 1,000 frames (seed 2026) right reads of 2color-bf went
+# 97.00 -> 97.47 % and of 4color-bf 97.37 -> 97.67 %, with the same wrong reads.
+IN_STEP_ODDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -161,19 +166,23 @@ class CardReader:
             fr, fs = patch.cut(pyramid, groups.take(pick[again]), sense[again], patch.FINE)
             fr_d, fs_d = fine_ranks.distances(fr), fine_suits.distances(fs)
             c = close[again]
-            r_new, r_win = _settle(rd[close], r_best[close], r_odds[close] >= t.odds,
-                                   fr_d[c], fine_ranks.typical, t)
-            s_new, s_win = _settle(sd[close], s_best[close], s_odds[close] >= t.odds,
-                                   fs_d[c], fine_suits.typical, t)
+            r_new, r_win, r_near = _settle(rd[close], r_best[close], r_odds[close] >= t.odds,
+                                           fr_d[c], fine_ranks.typical, t)
+            s_new, s_win, s_near = _settle(sd[close], s_best[close], s_odds[close] >= t.odds,
+                                           fs_d[c], fine_suits.typical, t)
             win = r_win & s_win
-            rows = np.flatnonzero(close)[win]
-            r_best[rows], s_best[rows], settled[rows] = r_new[win], s_new[win], True
+            near = r_near & s_near & ~win
+            rows = np.flatnonzero(close)[win | near]
+            r_best[rows], s_best[rows] = r_new[win | near], s_new[win | near]
+            settled[np.flatnonzero(close)[win]] = True
             checked = doubt | hopeful
             d = checked[again]
             rows = np.flatnonzero(checked)
             vetoed[rows] = (_against(fr_d[d], r_best[rows], t.odds)
                             | _against(fs_d[d], s_best[rows], t.odds))
-            guess = hopeful & ~vetoed & ~settled  # a deck without the fine cut guesses not
+            # A deck without the fine cut guesses not.
+            guess = hopeful & ~vetoed & ~settled
+            guess[np.flatnonzero(close)[near]] = True
         vetoed &= confident
         confident = (confident & ~vetoed) | settled
         codes = [ranks.names[a] + suits.names[b] for a, b in zip(r_best, s_best, strict=True)]
@@ -280,13 +289,15 @@ def _against(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool
 
 
 def _settle(coarse: F64, best: NDArray[np.int64], ok: NDArray[np.bool_], fine: F64,
-            typical: float, t: Thresholds) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
-    """The fine cut's class for each close call, and whether it settles it: one the coarse
-    cut (distances ``coarse``) had first or second, and its first where it was already sure
-    (``ok``), that the fine cut (distances ``fine``) finds ``FINE_ODDS`` more likely than any
-    other and close to its own (``t.typical`` times ``typical``)."""
+            typical: float, t: Thresholds
+            ) -> tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.bool_]]:
+    """The fine cut's class for each close call, whether it settles it, and whether it may
+    name it in step (``IN_STEP_ODDS``): one the coarse cut (distances ``coarse``) had first or
+    second, and its first where it was already sure (``ok``), that the fine cut (distances
+    ``fine``) finds ``FINE_ODDS`` more likely than any other (``IN_STEP_ODDS`` to name it in
+    step) and close to its own (``t.typical`` times ``typical``)."""
     two = np.argsort(coarse, axis=1)[:, :2]
     f_best, f_odds, _, f_d = _decide(fine)
-    win = (f_odds >= FINE_ODDS) & (f_d <= t.typical * typical) & (
-        two == f_best[:, None]).any(axis=1) & (~ok | (f_best == best))
-    return f_best, win
+    fits = (f_d <= t.typical * typical) & (two == f_best[:, None]).any(axis=1) & (
+        ~ok | (f_best == best))
+    return f_best, fits & (f_odds >= FINE_ODDS), fits & (f_odds >= IN_STEP_ODDS)
