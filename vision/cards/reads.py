@@ -46,8 +46,9 @@ class Read:
     fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
     both: bool = False  # both indices of the card were read: it lies on top
     settled: bool = False  # named only by the fine cut (``_settle``): weaker than a sure read
-    # The name of an unsure read that is sure but loose (see ``reader.IN_STEP_FIT``), given
-    # where its index lies as a spread lays it beside a named card's (``in_step``).
+    # The name of an unsure read that is sure but loose, or that the fine cut names fairly
+    # surely (``reader.IN_STEP_FIT``, ``reader.IN_STEP_ODDS``): given where its index lies as
+    # a spread lays it beside a named card's (``in_step``).
     guess: str | None = None
     in_step: bool = False  # named so: as weak as a settled read
     # Each index read of the card: its suit's centroid (where the index itself lies) and its
@@ -137,7 +138,7 @@ def merge(reads: list[Read]) -> list[Read]:
             kept[k].code not in (None, r.code) or kept[k].note == "conflict")
             and not _neighbours(r, kept[k], float(apart[i, slot[k]]))]
         if r.weak and rivals:
-            continue  # a name only the fine cut gives yields to any other at its place
+            continue  # a weak name (fine cut only, or in step) yields to any other here
         for k in [k for k in rivals if kept[k].weak]:
             rivals.remove(k)
             kept[k] = dataclasses.replace(kept[k], code=None, note="outvoted")
@@ -188,7 +189,7 @@ def _sure(r: Read) -> bool:
 
 
 def _weight(r: Read) -> int:
-    """How far a read is trusted against another of its name: sure, plain, fine-cut only."""
+    """How far a read is trusted against another of its name: sure, plain, weak."""
     return 2 if _sure(r) else 0 if r.weak else 1
 
 
