@@ -172,9 +172,9 @@ class CardReader:
                                            fs_d[c], fine_suits.typical, t)
             win = r_win & s_win
             near = r_near & s_near & ~win
-            rows = np.flatnonzero(close)[win | near]
-            r_best[rows], s_best[rows] = r_new[win | near], s_new[win | near]
-            settled[np.flatnonzero(close)[win]] = True
+            called, named = np.flatnonzero(close), win | near
+            r_best[called[named]], s_best[called[named]] = r_new[named], s_new[named]
+            settled[called[win]] = True
             checked = doubt | hopeful
             d = checked[again]
             rows = np.flatnonzero(checked)
@@ -182,7 +182,7 @@ class CardReader:
                             | _against(fs_d[d], s_best[rows], t.odds))
             # A deck without the fine cut guesses not.
             guess = hopeful & ~vetoed & ~settled
-            guess[np.flatnonzero(close)[near]] = True
+            guess[called[near]] = True
         vetoed &= confident
         confident = (confident & ~vetoed) | settled
         codes = [ranks.names[a] + suits.names[b] for a, b in zip(r_best, s_best, strict=True)]
