@@ -174,9 +174,11 @@ def _candidates(
 
     Every group is one candidate. A group of three to ``most`` marks may be an index with a
     neighbour's marks joined (or a ten): it is also offered as every subset of two or three
-    of its marks. A larger group is a chain through several cards (an edge line touching
-    their indices): it is offered as each joined pair and each path of three marks. The
-    reader keeps, among candidates sharing marks, the one that fits an index best.
+    of its marks that hangs together by itself (two joined marks; three with two joins: an
+    index's marks join one another, not through a neighbour's). A larger group is a chain
+    through several cards (an edge line touching their indices): it is offered as each
+    joined pair and each path of three marks. The reader keeps, among candidates sharing
+    marks, the one that fits an index best.
     """
     nmarks = np.bincount(group_of)
     members: list[NDArray[np.int64]] = [np.arange(len(group_of))]
@@ -185,10 +187,12 @@ def _candidates(
     subsets: list[tuple[int, ...]] = []
     by_group = np.argsort(group_of, kind="stable")
     starts = np.concatenate([[0], np.cumsum(nmarks)])
+    joined = set(zip(pa.tolist(), pb.tolist(), strict=True))
+    joined |= {(b, a) for a, b in joined}
     for gid in np.flatnonzero((nmarks >= 3) & (nmarks <= most)).tolist():
         own = by_group[starts[gid]:starts[gid + 1]].tolist()
         subsets += [s for size in (2, 3) if size < len(own)
-                    for s in itertools.combinations(own, size)]
+                    for s in itertools.combinations(own, size) if _hangs(s, joined)]
     chained = nmarks[group_of] > most
     if chained.any():
         keep = chained[pa]
@@ -205,6 +209,12 @@ def _candidates(
         owners.append(np.full(len(subset), len(nmarks) + k, np.int64))
         parent.append(int(group_of[subset[0]]))
     return np.concatenate(members), np.concatenate(owners), np.array(parent, np.int64)
+
+
+def _hangs(marks: tuple[int, ...], joined: set[tuple[int, int]]) -> bool:
+    """Whether two or three marks hang together by their own joins (``joined``: both ways)."""
+    joins = sum(pair in joined for pair in itertools.combinations(marks, 2))
+    return joins >= len(marks) - 1
 
 
 def _padded(members: NDArray[np.int64], owners: NDArray[np.int64], count: int
