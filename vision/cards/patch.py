@@ -40,6 +40,14 @@ COARSE = Shape(11.0, (22, 24), (18, 18))
 FINE = Shape(22.0, (44, 48), (36, 36))
 
 
+def _strip_fits(shape: Shape) -> bool:
+    """Whether one strip holds a two-mark group's patches in both senses (``cut_both``): the
+    rank and suit grids align when ``scale`` is whole and the patches differ by even sizes."""
+    (rw, rh), (sw, sh) = shape.rank, shape.suit
+    return (float(shape.scale).is_integer() and rw >= sw and rh >= sh
+            and (rw - sw) % 2 == 0 and (rh - sh) % 2 == 0)
+
+
 class Pyramid:
     """A frame and its half-size copies, made when first needed (to shrink without aliasing)."""
 
@@ -89,20 +97,61 @@ def cut(pyramid: Pyramid, groups: Groups, sense: int | NDArray[np.int_],
         shape: Shape = COARSE) -> tuple[F32, F32]:
     """Rank and suit vectors of every group cut in one sense (see ``describe``); ``sense``
     is one for all groups or one per group."""
-    n = len(groups)
-    ranks = np.empty((n, shape.rank[1], shape.rank[0], 3), np.uint8)
-    suits = np.empty((n, shape.suit[1], shape.suit[0], 3), np.uint8)
+    return describe(*_patches(pyramid, groups, sense, shape))
+
+
+def _patches(pyramid: Pyramid, groups: Groups, sense: int | NDArray[np.int_], shape: Shape
+             ) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """The rank and suit patches (BGR) of every group cut in one sense."""
     rank, suit, down, length = geometry(groups, sense)
     step = length / shape.scale  # image pixels per patch pixel
-    # Shrink with the pyramid where a patch pixel spans more than 1.5 image pixels.
+    return (_by_level(pyramid, rank, down, step, shape.rank),
+            _by_level(pyramid, suit, down, step, shape.suit))
+
+
+def _by_level(pyramid: Pyramid, centre: F64, down: F64, step: F64, size: tuple[int, int]
+              ) -> NDArray[np.uint8]:
+    """Patches of ``size`` (see ``_sample``), each cut from the pyramid level that shrinks
+    the frame as far as the patch allows: a patch pixel spans at most 1.5 image pixels."""
+    w, h = size
+    out = np.empty((len(centre), h, w, 3), np.uint8)
     level = np.where(step > 1.5, np.floor(np.log2(np.maximum(step, 1.5) / 1.5)) + 1, 0)
     for k in np.unique(level).astype(int).tolist():
         sel = level == k
         f = 0.5**k
-        image = pyramid.level(k)
-        ranks[sel] = _sample(image, rank[sel], down[sel], step[sel] * f, f, shape.rank)
-        suits[sel] = _sample(image, suit[sel], down[sel], step[sel] * f, f, shape.suit)
-    return describe(ranks, suits)
+        out[sel] = _sample(pyramid.level(k), centre[sel], down[sel], step[sel] * f, f, size)
+    return out
+
+
+def cut_both(pyramid: Pyramid, groups: Groups, shape: Shape = COARSE
+             ) -> tuple[tuple[F32, F32], tuple[F32, F32]]:
+    """``cut`` in sense 0 and in sense 1. A group of two marks turned is its own marks
+    swapped, so its four patches are cut as one strip along its axis, from beyond the rank
+    to beyond the suit, sampled once: the same points as ``cut`` samples, at half the cost."""
+    n = len(groups)
+    out = [(np.empty((n, shape.rank[1], shape.rank[0], 3), np.uint8),
+            np.empty((n, shape.suit[1], shape.suit[0], 3), np.uint8)) for _ in range(2)]
+    two = (groups.marks == 2) if _strip_fits(shape) else np.zeros(n, np.bool_)
+    rest = ~two
+    if rest.any():
+        for sense in (0, 1):
+            ranks, suits = _patches(pyramid, groups.take(rest), sense, shape)
+            out[sense][0][rest], out[sense][1][rest] = ranks, suits
+    if two.any():
+        (rw, rh), (sw, sh) = shape.rank, shape.suit
+        s = int(shape.scale)
+        rank, _, down, length = geometry(groups.take(two), 0)
+        # The strip's rows run from the rank's patch top to the turned rank's patch bottom;
+        # its centre row lies halfway from the rank to the suit.
+        strips = _by_level(pyramid, rank + down * (length / 2)[:, None], down,
+                           length / shape.scale, (rw, rh + s))
+        top, side = (rh - sh) // 2, (rw - sw) // 2
+        turned = strips[:, ::-1, ::-1]
+        out[0][0][two] = strips[:, :rh]
+        out[0][1][two] = strips[:, s + top:s + top + sh, side:side + sw]
+        out[1][0][two] = turned[:, :rh]
+        out[1][1][two] = turned[:, s + top:s + top + sh, side:side + sw]
+    return describe(*out[0]), describe(*out[1])
 
 
 def describe(ranks: NDArray[np.uint8], suits: NDArray[np.uint8]) -> tuple[F32, F32]:

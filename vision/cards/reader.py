@@ -124,10 +124,8 @@ class CardReader:
         if len(groups) == 0:
             return []
         pyramid = patch.Pyramid(frame)
-        dist = []
-        for sense in (0, 1):
-            rv, sv = patch.cut(pyramid, groups, sense)
-            dist.append((self.deck.ranks.distances(rv), self.deck.suits.distances(sv)))
+        dist = [(self.deck.ranks.distances(rv), self.deck.suits.distances(sv))
+                for rv, sv in patch.cut_both(pyramid, groups)]
         fit = [d[0].min(axis=1) + d[1].min(axis=1) for d in dist]
         turned = fit[1] < fit[0]
         part = np.where(turned, dist[1][0].argmin(axis=1), dist[0][0].argmin(axis=1)) == self._part
