@@ -401,31 +401,6 @@ def test_a_top_card_read_by_both_indices_is_stepped_from_either() -> None:
     assert top.both and len(top.indices) == 2
 
 
-def test_a_fine_cut_name_must_imply_a_card_on_cards() -> None:
-    """A pip read as an index by the fine cut alone may imply a card reaching onto the felt:
-    such a read must lie on the cards' mask, all but a tenth of it."""
-    card_reader = reader("2color")
-    cards = np.zeros((400, 400), np.uint8)
-    cards[50:350, 50:350] = 255  # cards cover this square; felt around it
-    on = Read("As", 1.0, np.array([200.0, 200.0]), np.array([1.0, 0.0]),
-               np.array([0.0, 1.0]), 100.0, None, 4.0, 0.6, settled=True)
-    assert card_reader._on_cards(cards, on)
-    # half of it over the felt, or partly out of the frame: withdrawn
-    for centre in ([330.0, 200.0], [-10.0, 0.0]):
-        assert not card_reader._on_cards(cards, dataclasses.replace(on, center=np.array(centre)))
-    # a gap of felt between two rows of cards across its middle
-    gap = cards.copy()
-    gap[185:215] = 0
-    assert not card_reader._on_cards(gap, on)
-    # a notch where cards of a spread meet, over three of its 40 points, is allowed; over
-    # five, not
-    notch = cards.copy()
-    notch[150:190, 183:188] = 0
-    assert card_reader._on_cards(notch, on)
-    notch[150:220, 183:188] = 0
-    assert not card_reader._on_cards(notch, on)
-
-
 def test_the_cards_mask_covers_cards_and_not_the_felt() -> None:
     """The mask the ink is cut from covers each card whole, its pictures and ink included,
     and leaves the felt out; the ink lies inside it."""
@@ -433,7 +408,7 @@ def test_the_cards_mask_covers_cards_and_not_the_felt() -> None:
     face = faces("2color")["Kh"]  # a picture card: dark ink in large patches
     scene.place(face, Pose(210.0, 150.0, 10.0, 150.0 / face.shape[1]), "card")
     image, truth = scene.render(np.random.default_rng(4), STILL)
-    ink, cards = masks(image)
+    ink, cards, _ = masks(image)
     quad = np.array(truth[0].corners, np.float64)
     centre = quad.mean(axis=0)
     inner = (centre + 0.8 * (quad - centre)).astype(np.int32)

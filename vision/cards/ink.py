@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -73,20 +74,31 @@ class Groups:
                       self.parent[keep], self.variant[keep], self.members[keep])
 
 
+class Masks(NamedTuple):
+    """A frame's masks (255 where true): ``ink`` (``ink_mask``), ``cards`` (every patch of
+    paper, its holes filled: the ink is cut from it) and ``paper`` (``dark_and_paper``)."""
+
+    ink: Image
+    cards: Image
+    paper: Image
+
+
 def ink_mask(frame: Image, white_window: int = 15) -> Image:
     """255 where a pixel is ink: darker than ``INK_RATIO`` of its neighbourhood's white,
     and inside a card (a patch of paper with its holes filled), so the felt is never ink."""
-    return masks(frame, white_window)[0]
+    return masks(frame, white_window).ink
 
 
-def masks(frame: Image, white_window: int = 15) -> tuple[Image, Image]:
-    """The ink mask (``ink_mask``) and the cards mask it is cut from: 255 inside every patch
-    of paper, its holes (ink, pictures) filled."""
+def masks(frame: Image, white_window: int = 15) -> Masks:
+    """The ink mask (``ink_mask``), the cards mask it is cut from (255 inside every patch
+    of paper, its holes filled: ink, pictures, but not marks tied to the felt by a card's
+    edge line) and the paper mask."""
     dark, paper = dark_and_paper(frame, white_window)
     outlines = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2]
     inside = np.zeros_like(paper)
     cv2.drawContours(inside, [c for c in outlines if len(c) >= 4], -1, 255, -1)
-    return np.asarray(cv2.bitwise_and(dark, inside), np.uint8), np.asarray(inside, np.uint8)
+    return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8),
+                 np.asarray(inside, np.uint8), paper)
 
 
 def dark_and_paper(frame: Image, white_window: int = 15) -> tuple[Image, Image]:

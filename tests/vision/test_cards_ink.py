@@ -1,0 +1,129 @@
+"""Ink, candidates, patches and the felt: the pieces the card reader is made of.
+
+A group's subsets are offered only where their marks hang together; a two-mark group's
+patches cut as one strip are the patches cut in each sense; the felt is told from marks tied
+to it by a card's edge line; and a card read where the felt lies is withdrawn (a crop of
+bench frame 332 of 4color, seed 2026, stored in tests/golden/vision).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.conftest import deck, faces
+from vision.cards import CardReader, patch
+from vision.cards.felt import Felt
+from vision.cards.ink import _candidates, find_groups, masks
+from vision.cards.reads import Read
+from vision.scene import Camera, Pose, Scene
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "vision"
+STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise=(1.0, 1.0))
+
+
+def _offered(joins: list[tuple[int, int]], marks: int) -> set[tuple[int, ...]]:
+    """The candidates ``_candidates`` offers for one group of ``marks`` marks so joined."""
+    pa = np.array([a for a, _ in joins], np.int64)
+    pb = np.array([b for _, b in joins], np.int64)
+    members, owners, _ = _candidates(np.zeros(marks, np.int64), pa, pb, most=6)
+    return {tuple(sorted(members[owners == k].tolist())) for k in np.unique(owners).tolist()}
+
+
+def test_a_groups_subsets_are_offered_only_where_they_hang_together() -> None:
+    # a chain 0-1-2: the pairs joined, not the pair 0, 2 (joined only through 1)
+    assert _offered([(0, 1), (1, 2)], 3) == {(0, 1, 2), (0, 1), (1, 2)}
+    # all three joined: every pair
+    assert _offered([(0, 1), (1, 2), (0, 2)], 3) == {(0, 1, 2), (0, 1), (1, 2), (0, 2)}
+    # a chain 0-1-2-3: three marks only where two of their joins are their own
+    offered = _offered([(0, 1), (1, 2), (2, 3)], 4)
+    assert {(0, 1, 2), (1, 2, 3)} <= offered
+    assert not {(0, 1, 3), (0, 2, 3), (0, 2), (1, 3), (0, 3)} & offered
+
+
+@pytest.mark.parametrize("code", ["7c", "Td"])
+def test_both_senses_cut_as_one_strip_are_the_patches_cut_in_each_sense(code: str) -> None:
+    """Two-mark groups (7c) are cut as one strip, three-mark ones (a ten) sense by sense:
+    either way the vectors are those ``cut`` makes for each sense, to rounding."""
+    face = faces("2color")[code]
+    scene = Scene(size=(400, 300))
+    scene.place(face, Pose(200.0, 150.0, 17.0, 160.0 / face.shape[1]), code)
+    image, _ = scene.render(np.random.default_rng(3), STILL)
+    groups = find_groups(image)
+    assert (groups.marks == 2).any() and (code != "Td" or (groups.marks == 3).any())
+    pyramid = patch.Pyramid(image)
+    for shape in (patch.COARSE, patch.FINE):
+        both = patch.cut_both(pyramid, groups, shape)
+        for sense in (0, 1):
+            alone = patch.cut(pyramid, groups, sense, shape)
+            for got, want in zip(both[sense], alone, strict=True):
+                assert got.shape == want.shape
+                assert np.abs(got - want).max() < 0.01
+
+
+def _paper() -> np.ndarray:
+    """A paper mask: cards over a square, the felt around it; on the cards a pip tied to the
+    felt by a card's edge line (2 pixels wide) and a band of felt 30 pixels wide."""
+    paper = np.zeros((400, 400), np.uint8)
+    paper[50:350, 50:350] = 255
+    paper[100:130, 100:130] = 0  # a pip ...
+    paper[40:200, 100:102] = 0  # ... on a card's edge line that runs out onto the felt
+    paper[240:270, 50:350] = 0  # felt between two rows of cards
+    return paper
+
+
+def test_the_felt_is_told_from_marks_its_edge_lines_touch() -> None:
+    paper = _paper()
+    felt = Felt(paper)
+    x = np.array([115.0, 100.0, 200.0, 10.0, 200.0])
+    y = np.array([115.0, 150.0, 255.0, 10.0, 200.0])
+    # the pip and the edge line are the cards'; the band and the rim are felt; paper is not
+    assert felt.under(x, y, outside=True).tolist() == [False, False, True, True, False]
+    # the cards mask of ``masks`` (paper outlines filled) leaves that pip out
+    outlines = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2]
+    filled = np.zeros_like(paper)
+    cv2.drawContours(filled, outlines, -1, 255, -1)
+    assert filled[115, 115] == 0
+    # out of the frame: as asked
+    out = np.array([-5.0, 500.0])
+    assert felt.under(out, out, outside=True).all()
+    assert not felt.under(out, out, outside=False).any()
+
+
+def test_a_read_must_imply_a_card_off_the_felt() -> None:
+    """At most a tenth of a read card's points may lie on the felt. Out of the frame counts
+    as felt for a read named only by the fine cut, not for a plain read."""
+    card_reader = CardReader(deck("2color"))
+    felt = Felt(_paper())
+    # over the pip tied to the felt by an edge line
+    plain = Read("As", 1.0, np.array([130.0, 140.0]), np.array([1.0, 0.0]),
+                 np.array([0.0, 1.0]), 100.0, None, 20.0, 0.1)
+    settled = dataclasses.replace(plain, odds=4.0, fit=0.6, settled=True)
+    for r in (plain, settled):
+        assert card_reader._on_cards(felt, r)
+        # two fifths of it over the felt around the cards, or a quarter on the band of felt
+        for centre in ([340.0, 140.0], [130.0, 240.0]):
+            assert not card_reader._on_cards(felt, dataclasses.replace(r, center=np.array(centre)))
+    # half out of the frame (the rest on the cards): a plain read stands, a settled one not
+    frame = Felt(np.full((400, 400), 255, np.uint8))
+    edge = np.array([5.0, 200.0])
+    assert card_reader._on_cards(frame, dataclasses.replace(plain, center=edge))
+    assert not card_reader._on_cards(frame, dataclasses.replace(settled, center=edge))
+
+
+def test_a_card_read_where_the_felt_lies_is_withdrawn() -> None:
+    """Bench frame 332 of 4color (seed 2026), cropped: a turned spread whose last card, the
+    5d, lies on the felt. Beside it a mark was read as a 7d with a card lying on the felt
+    (the reader before ``felt`` named it); it is withdrawn, and the spread's cards read."""
+    image = cv2.imread(str(GOLDEN / "4color-frame332-felt.png"))
+    assert image is not None
+    found = CardReader(deck("4color")).read(image)
+    assert [i.code for i in found if i.code] == ["3d", "9s", "5d"]  # the cards in the crop
+    assert [i.note for i in found if i.code is None] == ["off cards"]
+    ink, cards, paper = masks(image)
+    assert not (ink.astype(bool) & ~cards.astype(bool)).any()
+    assert paper.shape == image.shape[:2]
