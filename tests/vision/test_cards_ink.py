@@ -127,13 +127,3 @@ def test_a_card_read_where_the_felt_lies_is_withdrawn() -> None:
     ink, cards, paper = masks(image)
     assert not (ink.astype(bool) & ~cards.astype(bool)).any()
     assert paper.shape == image.shape[:2]
-
-
-def test_a_slanted_rank_joins_the_suit_over_it() -> None:
-    """A small turned index (a covered card's, in a spread): a "6" whose axis leans 14
-    degrees, and its suit over it, a little off that axis. The two marks form one group."""
-    ink = np.zeros((120, 120), np.uint8)
-    cv2.circle(ink, (60, 48), 3, 255, -1)  # the suit
-    cv2.ellipse(ink, (59, 60), (6, 3), 76.0, 0.0, 360.0, 255, -1)  # the rank, leaning
-    groups = find_groups(np.zeros((120, 120, 3), np.uint8), ink=ink)
-    assert groups.marks.tolist() == [2]

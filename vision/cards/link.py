@@ -16,11 +16,6 @@ F64 = NDArray[np.float64]
 
 ALONG = 0.6  # rank over suit: join when closer than this times the smaller height
 ALONG_COS = 0.76  # "over": within 40 degrees of the long axis
-# ... and off that axis by no more than this times the smaller height: a slanted glyph
-# ("6", "7", "9") leans its axis by 15 degrees or so, which puts a small index's suit 0.5 of
-# its height off it. 200 frames per style (seed 2026): 0.5 -> 0.6 read 6, 14 and 13 more
-# cards right in 2color, 2color-bf and 4color-bf (none fewer in 4color), none wrongly.
-LATERAL = 0.6
 LINK = 0.3  # default: marks join when their boxes are closer than this times the smaller height
 REACH_MIN = 1.5  # ... or than this many pixels
 SIMILAR = 2.5  # rank over suit: the larger at most this times the smaller
@@ -79,7 +74,7 @@ def link_marks(
     cos_t, sin_t = np.cos(theta[ref]), np.sin(theta[ref])
     along = (
         (np.abs(dx * cos_t + dy * sin_t) >= ALONG_COS * np.hypot(dx, dy))
-        & (elong[ref] >= 1.25) & (np.abs(dy * cos_t - dx * sin_t) <= LATERAL * small)
+        & (elong[ref] >= 1.25) & (np.abs(dy * cos_t - dx * sin_t) <= 0.5 * small)
     )
     reach_ab = np.where(along, ALONG, link) * small
     # Side by side needs like sizes ("1" and "0"); two round marks have no axis to tell.
