@@ -104,15 +104,16 @@ def test_a_read_must_imply_a_card_off_the_felt() -> None:
                  np.array([0.0, 1.0]), 100.0, None, 20.0, 0.1)
     settled = dataclasses.replace(plain, odds=4.0, fit=0.6, settled=True)
     for r in (plain, settled):
-        assert card_reader._on_cards(felt, r)
         # two fifths of it over the felt around the cards, or a quarter on the band of felt
-        for centre in ([340.0, 140.0], [130.0, 240.0]):
-            assert not card_reader._on_cards(felt, dataclasses.replace(r, center=np.array(centre)))
+        away = [dataclasses.replace(r, center=np.array(c)) for c in ([340.0, 140.0],
+                                                                      [130.0, 240.0])]
+        assert card_reader._on_cards(felt, [r, *away]).tolist() == [True, False, False]
     # half out of the frame (the rest on the cards): a plain read stands, a settled one not
     frame = Felt(np.full((400, 400), 255, np.uint8))
     edge = np.array([5.0, 200.0])
-    assert card_reader._on_cards(frame, dataclasses.replace(plain, center=edge))
-    assert not card_reader._on_cards(frame, dataclasses.replace(settled, center=edge))
+    at_edge = [dataclasses.replace(r, center=edge) for r in (plain, settled)]
+    assert card_reader._on_cards(frame, at_edge).tolist() == [True, False]
+    assert card_reader._on_cards(frame, []).shape == (0,)
 
 
 def test_a_card_read_where_the_felt_lies_is_withdrawn() -> None:

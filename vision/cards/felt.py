@@ -43,13 +43,13 @@ class Felt:
         self._felt[np.unique(rim)] = True
         self._felt[0] = False  # the background of ``wide``: paper and what it encloses
 
-    def under(self, x: NDArray[np.float64], y: NDArray[np.float64], outside: bool
-              ) -> NDArray[np.bool_]:
+    def under(self, x: NDArray[np.float64], y: NDArray[np.float64],
+              outside: bool | NDArray[np.bool_]) -> NDArray[np.bool_]:
         """Whether the felt shows at frame points (``x``, ``y``); ``outside``: the answer for
-        points out of the frame."""
+        points out of the frame (one for all, or one per point)."""
         w, h = self._size
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-        out = np.full(len(x), outside, np.bool_)
+        out = np.broadcast_to(np.asarray(outside, np.bool_), x.shape).copy()
         sh, sw = self._labels.shape
         col = np.minimum((x[inside] / SHRINK).astype(np.int64), sw - 1)
         row = np.minimum((y[inside] / SHRINK).astype(np.int64), sh - 1)

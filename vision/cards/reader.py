@@ -20,12 +20,13 @@ index are sought by ``strips``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..items import Item, Point
+from ..items import Item
 from . import patch, slots, strips
 from .codes import TEN_PART
 from .deck import Deck
@@ -105,13 +106,14 @@ class CardReader:
         ink, _, paper = masks(frame)
         felt = Felt(paper)
         groups = self._candidates(find_groups(frame, self.limits, ink))
-        reads = [r if (r.code is None and r.guess is None) or self._on_cards(felt, r)
+        reads = self._match(frame, groups)
+        reads = [r if on or (r.code is None and r.guess is None)
                  else dataclasses.replace(r, code=None, guess=None, note="off cards")
-                 for r in self._match(frame, groups)]
+                 for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
         reads = merge(like_sizes(in_step(reads), self.thresholds.widths))
         if self.second_look:
             reads = self._second_look(frame, reads, felt)
-        items = [self._item(r) for r in reads]
+        items = self._items(reads)
         items += strips.find(frame, self.deck.strip_codes, self.deck.strips,
                              self.deck.strip_accept, self.deck.aspect, items,
                              [r.both for r in reads])
@@ -222,7 +224,7 @@ class CardReader:
         rights = np.array([r.right for r in reads])
         downs = np.array([r.down for r in reads])
         widths = np.array([r.width for r in reads])
-        corners = np.array([self._frame(r)[0] for r in reads])
+        corners = self._frames(reads)[0]
         named = np.array([r.code is not None for r in reads])
         empty = slots.empty(frame, corners, rights, downs, widths, self.deck.aspect, named)
         if not empty:
@@ -236,37 +238,48 @@ class CardReader:
         for n in self._match(places.image, groups):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]
-            if (n.code is not None and n.odds >= SURE and stepped(n, r, beside=True)
-                    and self._on_cards(felt, n)):
+            if n.code is not None and n.odds >= SURE and stepped(n, r, beside=True):
                 found.append(n)
-        return placed(reads, found)
+        return placed(reads, [n for n, on in zip(found, self._on_cards(felt, found).tolist(),
+                                                 strict=True) if on])
 
-    def _on_cards(self, felt: Felt, r: Read) -> bool:
-        """Whether the card a read implies lies on cards: on the ``felt`` at no more than
+    def _on_cards(self, felt: Felt, reads: Sequence[Read]) -> NDArray[np.bool_]:
+        """Whether the card each read implies lies on cards: on the ``felt`` at no more than
         ``OFF_CARDS`` of the points ``BODY`` (a pip, or a glyph cut by the edge of a card on
         top, read as an index may imply a card reaching onto the felt). Points out of the
         frame count as felt for a read named only by the fine cut or as a guess, not for a
         plain read: a card at the frame's edge is read by its index."""
-        corner, across, along = self._frame(r)
-        pts = np.round(corner + BODY[0][:, None] * across + BODY[1][:, None] * along)
-        weak = r.settled or r.code is None
-        return float(np.mean(felt.under(pts[:, 0], pts[:, 1], outside=weak))) <= OFF_CARDS
+        if not reads:
+            return np.zeros(0, np.bool_)
+        corner, across, along = self._frames(reads)
+        pts = np.round(corner[:, None] + BODY[0][None, :, None] * across[:, None]
+                       + BODY[1][None, :, None] * along[:, None])  # (reads, points, xy)
+        weak = np.array([r.settled or r.code is None for r in reads])
+        off = felt.under(pts[..., 0].ravel(), pts[..., 1].ravel(),
+                         outside=np.repeat(weak, len(BODY[0])))
+        on: NDArray[np.bool_] = off.reshape(len(reads), -1).mean(axis=1) <= OFF_CARDS
+        return on
 
-    def _frame(self, r: Read) -> tuple[F64, F64, F64]:
-        """The card a read implies: its top-left corner and its top and left edges (vectors
-        a card's width and height long), as the card is read upright."""
-        across, along = r.right * r.width, r.down * r.width * self.deck.aspect
-        return r.center - across / 2 - along / 2, across, along
+    def _frames(self, reads: Sequence[Read]) -> tuple[F64, F64, F64]:
+        """The cards the reads imply (N x 2 each): their top-left corners and their top and
+        left edges (vectors a card's width and height long), as each card is read upright."""
+        width = np.array([r.width for r in reads], np.float64)[:, None]
+        across = np.array([r.right for r in reads], np.float64) * width
+        along = np.array([r.down for r in reads], np.float64) * width * self.deck.aspect
+        centre = np.array([r.center for r in reads], np.float64)
+        return centre - across / 2 - along / 2, across, along
 
-    def _item(self, r: Read) -> Item:
-        corner, across, along = self._frame(r)
-        pts = [corner, corner + across, corner + across + along, corner + along]
-        corners: list[Point] = [(float(p[0]), float(p[1])) for p in pts]
-        return Item(
-            kind="card", code=r.code, confidence=max(0.0, min(1.0, r.score)),
-            center=(float(r.center[0]), float(r.center[1])),
-            corners=(corners[0], corners[1], corners[2], corners[3]), note=r.note,
-        )
+    def _items(self, reads: Sequence[Read]) -> list[Item]:
+        if not reads:
+            return []
+        corner, across, along = self._frames(reads)
+        quads = np.stack([corner, corner + across, corner + across + along, corner + along],
+                         axis=1).tolist()
+        return [Item(kind="card", code=r.code, confidence=max(0.0, min(1.0, r.score)),
+                     center=(float(r.center[0]), float(r.center[1])),
+                     corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
+                     note=r.note)
+                for r, q in zip(reads, quads, strict=True)]
 
 
 def _decide(d: F64) -> tuple[NDArray[np.int64], F64, F64, F64]:
