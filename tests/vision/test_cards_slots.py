@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from tests.vision.conftest import deck, faces
 from vision.cards import CardReader, slots
+from vision.cards.felt import Felt
+from vision.cards.ink import dark_and_paper
 from vision.cards.reads import Read, placed
 from vision.scene import Camera, Scene
 from vision.scene.hands import Spread, place_spread
@@ -39,6 +41,10 @@ def _table(papers: list[tuple[float, float]]) -> np.ndarray:
     return frame
 
 
+def _felt(frame: np.ndarray) -> Felt:
+    return Felt(dark_and_paper(frame)[1])
+
+
 def test_a_place_is_empty_beside_a_card_where_paper_shows_and_no_card_is_read() -> None:
     # Four cards a step of 0.3 apart, the third unread: the places beside the second (to its
     # right) and the fourth (to its left) are empty; the ends of the spread lie on the felt.
@@ -46,23 +52,27 @@ def test_a_place_is_empty_beside_a_card_where_paper_shows_and_no_card_is_read() 
     frame = _table([(300.0, 490.0)])
     cards = _cards(xs)
     named = np.array([True, True, False, True])
-    assert sorted(slots.empty(frame, *cards, named)) == [(1, 1), (3, -1)]
+    assert sorted(slots.empty(_felt(frame), *cards, named)) == [(1, 1), (3, -1)]
     # Read, the third card fills both places.
-    assert slots.empty(frame, *cards, np.ones(4, np.bool_)) == []
+    assert slots.empty(_felt(frame), *cards, np.ones(4, np.bool_)) == []
 
 
 def test_a_place_beyond_the_spread_on_paper_is_looked_at_and_on_felt_is_not() -> None:
     cards = _cards([300.0])
-    alone = slots.empty(_table([(300.0, 400.0)]), *cards, np.ones(1, np.bool_))
+    alone = slots.empty(_felt(_table([(300.0, 400.0)])), *cards, np.ones(1, np.bool_))
     assert alone == []
     covered = _table([(250.0, 400.0)])  # paper left of the card: a card may lie beneath it
-    assert slots.empty(covered, *cards, np.ones(1, np.bool_)) == [(0, -1)]
+    assert slots.empty(_felt(covered), *cards, np.ones(1, np.bool_)) == [(0, -1)]
+    # the pips of the card beneath, dark where the place is tried, leave it a place
+    for top in (238, 258, 278, 298):
+        covered[top:top + 14, 284:297] = (30, 30, 200)
+    assert slots.empty(_felt(covered), *cards, np.ones(1, np.bool_)) == [(0, -1)]
 
 
 def test_a_card_two_steps_away_leaves_the_place_between_empty() -> None:
     frame = _table([(300.0, 450.0)])
     cards = _cards([300.0, 350.0])  # half a card apart: two steps
-    assert sorted(slots.empty(frame, *cards, np.ones(2, np.bool_))) == [
+    assert sorted(slots.empty(_felt(frame), *cards, np.ones(2, np.bool_))) == [
         (0, 1), (1, -1)]
 
 

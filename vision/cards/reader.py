@@ -226,7 +226,7 @@ class CardReader:
         widths = np.array([r.width for r in reads])
         corners = self._frames(reads)[0]
         named = np.array([r.code is not None for r in reads])
-        empty = slots.empty(frame, corners, rights, downs, widths, self.deck.aspect, named)
+        empty = slots.empty(felt, corners, rights, downs, widths, self.deck.aspect, named)
         if not empty:
             return reads
         rows = [i for i, _ in empty]
