@@ -43,6 +43,16 @@ class Felt:
         self._felt[np.unique(rim)] = True
         self._felt[0] = False  # the background of ``wide``: paper and what it encloses
 
+    def share(self, points: NDArray[np.float64], outside: bool | NDArray[np.bool_]
+              ) -> NDArray[np.float64]:
+        """The share of each card's points (N x P x 2, frame x and y) where the felt shows;
+        ``outside``: the answer for points out of the frame (one for all, or one per card)."""
+        n, p = points.shape[:2]
+        off = self.under(points[..., 0].ravel(), points[..., 1].ravel(),
+                         np.repeat(np.broadcast_to(np.asarray(outside, np.bool_), (n,)), p))
+        out: NDArray[np.float64] = off.reshape(n, p).mean(axis=1)
+        return out
+
     def under(self, x: NDArray[np.float64], y: NDArray[np.float64],
               outside: bool | NDArray[np.bool_]) -> NDArray[np.bool_]:
         """Whether the felt shows at frame points (``x``, ``y``); ``outside``: the answer for

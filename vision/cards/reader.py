@@ -255,9 +255,7 @@ class CardReader:
         pts = np.round(corner[:, None] + BODY[0][None, :, None] * across[:, None]
                        + BODY[1][None, :, None] * along[:, None])  # (reads, points, xy)
         weak = np.array([r.settled or r.code is None for r in reads])
-        off = felt.under(pts[..., 0].ravel(), pts[..., 1].ravel(),
-                         outside=np.repeat(weak, len(BODY[0])))
-        on: NDArray[np.bool_] = off.reshape(len(reads), -1).mean(axis=1) <= OFF_CARDS
+        on: NDArray[np.bool_] = felt.share(pts, outside=weak) <= OFF_CARDS
         return on
 
     def _frames(self, reads: Sequence[Read]) -> tuple[F64, F64, F64]:
