@@ -77,13 +77,16 @@ def _spread(cards: dict[str, np.ndarray], codes: list[str], seed: int, angle: fl
 
 
 @pytest.mark.parametrize("style", STYLES)
-def test_covered_joker_is_found_by_its_strip(style: str) -> None:
+@pytest.mark.parametrize(("seed", "angle"), [(5, 3.0), (6, 183.0)])
+def test_covered_joker_is_found_by_its_strip(style: str, seed: int, angle: float) -> None:
+    """Named once, and placed where it lies: within 4 % of a card's width (the strip
+    placed it 6 % too far right while the card's edge was taken for the strip's)."""
     cards = faces(style)
-    image, truth = _spread(cards, ["As", "Jk", "Kd", "7c", "2h"], seed=5)
+    image, truth = _spread(cards, ["As", "Jk", "Kd", "7c", "2h"], seed=seed, angle=angle)
     found = reader(style).read(image)
     joker = dict(truth)["Jk"]
     named = [i for i in found if i.code == "Jk"]
-    assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, joker)) < 25
+    assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, joker)) < 4.0
     assert {i.code for i in found if i.code} <= {c for c, _ in truth}  # nothing misread
 
 

@@ -220,8 +220,10 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                 top = int(y) - r0 + round(0.06 * height)
                 if score < LOOSE or not _blank(grey, int(x) - x0, top):
                     continue
-                # The template's top-left, then the card's, in band pixels.
-                bx = float(x) - x0 + STRIP[0] * WIDTH
+                # The card's top-left in band pixels: the template begins x0 columns right of
+                # the card's left edge and r0 rows below the band's top, where the card's top
+                # lies 0.06 of a height lower (``_band``).
+                bx = float(x) - x0
                 by = float(y) - r0 + 0.06 * height
                 corner = m[:, :2] @ np.array([bx, by]) + m[:, 2]
                 right = m[:, 0] / np.hypot(*m[:, 0])
