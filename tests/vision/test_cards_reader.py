@@ -20,7 +20,7 @@ from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
 from vision.cards.reader import FINE_ODDS, IN_STEP_ODDS, Thresholds, _against, _settle
-from vision.cards.reads import Read, in_step, like_sizes, merge
+from vision.cards.reads import Read, in_step, like_sizes, merge, stepped
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -410,6 +410,24 @@ def test_two_indices_a_spread_step_apart_are_two_cards(second: Read, kept: set[s
     second = dataclasses.replace(second, center=first.center + np.array([15.0, 0.0]))
     merged = merge([first, second])
     assert {r.code for r in merged if r.code} == kept
+
+
+@pytest.mark.parametrize(("fit", "below", "plain", "beside"), [
+    (0.2, 5.0, True, True),  # close and level: either way
+    (0.35, 0.0, False, True),  # loose, as a covered index cut by the card on top
+    (0.45, 0.0, False, False),  # too loose even there
+    (0.2, 6.3, False, True),  # its centroid shifted down: level enough only beside
+    (0.2, 7.0, False, False),
+])
+def test_a_read_at_an_empty_place_is_stepped_more_loosely(
+        fit: float, below: float, plain: bool, beside: bool) -> None:
+    """The second look's read of a place beside a named card was read surely there, so
+    it may fit and lie less closely (``reads.BESIDE_FIT``, ``BESIDE_LEVEL``) than two reads
+    of the first pass (``STEP_FIT``, ``LEVEL``)."""
+    named = _index("Th", 100.0, 100.0)
+    found = _index("7s", 127.0, 100.0 + below, fit=fit)
+    assert stepped(found, named) == plain
+    assert stepped(found, named, beside=True) == beside
 
 
 def test_a_top_card_read_by_both_indices_is_stepped_from_either() -> None:
