@@ -21,6 +21,7 @@ from vision.cards.cache import cached_deck
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / ".cache" / "assets"
+GOLDEN = ROOT / "tests" / "golden" / "vision"  # crops of bench frames, kept with the tests
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
 
 cv2.setNumThreads(1)
@@ -54,3 +55,10 @@ def faces(style: str) -> dict[str, NDArray[np.uint8]]:
 def deck(style: str) -> Deck:
     """One style's calibration (kept between runs)."""
     return cached_deck(style, faces(style), ASSETS / "decks")
+
+
+def golden(name: str) -> NDArray[np.uint8]:
+    """A stored crop of a bench frame (BGR), from ``tests/golden/vision``."""
+    image = cv2.imread(str(GOLDEN / name))
+    assert image is not None, f"no golden image {name!r} in {GOLDEN}"
+    return np.asarray(image, np.uint8)

@@ -9,20 +9,18 @@ bench frame 332 of 4color, seed 2026, stored in tests/golden/vision).
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import deck, faces
+from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, patch
 from vision.cards.felt import Felt
 from vision.cards.ink import _candidates, find_groups, masks
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "vision"
 STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise=(1.0, 1.0))
 
 
@@ -120,8 +118,7 @@ def test_a_card_read_where_the_felt_lies_is_withdrawn() -> None:
     """Bench frame 332 of 4color (seed 2026), cropped: a turned spread whose last card, the
     5d, lies on the felt. Beside it a mark was read as a 7d with a card lying on the felt
     (the reader before ``felt`` named it); it is withdrawn, and the spread's cards read."""
-    image = cv2.imread(str(GOLDEN / "4color-frame332-felt.png"))
-    assert image is not None
+    image = golden("4color-frame332-felt.png")
     found = CardReader(deck("4color")).read(image)
     assert [i.code for i in found if i.code] == ["3d", "9s", "5d"]  # the cards in the crop
     assert [i.note for i in found if i.code is None] == ["off cards"]

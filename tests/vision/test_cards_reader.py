@@ -9,13 +9,12 @@ is met on the bench, not asserted on this small sample beyond none wrong).
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import STYLES, deck, faces
+from tests.vision.conftest import STYLES, deck, faces, golden
 from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
@@ -31,7 +30,6 @@ STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), nois
 FLOORS = {"2color": (0.99, 0), "4color": (0.99, 0), "2color-bf": (0.97, 0),
           "4color-bf": (0.97, 0)}
 SCENES = 6
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "vision"
 
 
 def reader(style: str = "2color") -> CardReader:
@@ -125,8 +123,7 @@ def test_a_covered_joker_matching_faintly_is_found_by_its_clear_edge(
     """Crops of bench frames (seed 2026: frames 2 and 11, stored in tests/golden/vision)
     where a covered joker's strip matches under ``strips.ACCEPT`` (0.52 and 0.54) but its left
     edge shows clearly over the card beneath: it is named there, and its hand read."""
-    image = cv2.imread(str(GOLDEN / crop))
-    assert image is not None
+    image = golden(crop)
     found = reader(style).read(image)
     named = [i for i in found if i.code == "Jk"]
     assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, joker)) < 15

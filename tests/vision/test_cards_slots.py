@@ -4,15 +4,13 @@ cards of real artwork that only the second look reads."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.conftest import deck, faces
+from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, slots
 from vision.cards.felt import Felt
 from vision.cards.ink import dark_and_paper
@@ -23,7 +21,6 @@ from vision.scene.hands import Spread, place_spread
 STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise=(1.0, 1.0))
 WIDTH = 100.0
 ASPECT = 1.4
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "vision"
 
 
 def _cards(xs: list[float], y: float = 200.0
@@ -183,8 +180,7 @@ def test_a_loose_covered_index_at_a_place_is_read_by_the_second_look() -> None:
     covered Js's index, cut by the edge of the card on it, is read surely at the place beside
     the 8d but fits loosely (0.33, over ``reads.STEP_FIT``); ``reads.BESIDE_FIT`` lets the
     second look name it, and nothing else of the crop is misread."""
-    image = cv2.imread(str(GOLDEN / "2color-bf-frame33-beside.png"))
-    assert image is not None
+    image = golden("2color-bf-frame33-beside.png")
     found = CardReader(deck("2color-bf")).read(image)
     named = {i.code: i.center for i in found if i.code}
     assert set(named) == {"6c", "Js", "8d", "8s", "6h"}  # the five cards in the crop

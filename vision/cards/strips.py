@@ -222,15 +222,14 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                 res[bad] = -1.0
                 y, x = np.unravel_index(int(np.argmax(res)), res.shape)
                 score = float(res[y, x])
-                top = int(y) - r0 + round(0.06 * height)
-                if score < LOOSE or not _blank(grey, int(x) - x0, top):
-                    continue
-                # The card's top-left in band pixels: the template begins x0 columns right of
-                # the card's left edge and r0 rows below the band's top, where the card's top
+                # The card's left edge and top in band pixels: the template begins x0 columns
+                # right of the edge and r0 rows below the band's top, where the card's top
                 # lies 0.06 of a height lower (``_band``).
-                bx = float(x) - x0
+                left, top = int(x) - x0, int(y) - r0 + round(0.06 * height)
+                if score < LOOSE or not _blank(grey, left, top):
+                    continue
                 by = float(y) - r0 + 0.06 * height
-                corner = m[:, :2] @ np.array([bx, by]) + m[:, 2]
+                corner = m[:, :2] @ np.array([float(left), by]) + m[:, 2]
                 right = m[:, 0] / np.hypot(*m[:, 0])
                 down = m[:, 1] / np.hypot(*m[:, 1])
                 if not _on_cards(frame, corner, right * width, down * width * aspect,
@@ -238,7 +237,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                     continue
                 # A joker on top of another card may show no edge over its paper: its eyes
                 # must show then, as they must for a weak match.
-                edge = _edge(grey, int(x) - x0, top, height)
+                edge = _edge(grey, left, top, height)
                 plain = (score >= accept and edge <= EDGE) or (score >= FAINT and edge <= CLEAR)
                 if not plain and not _eyes(frame, corner, right * width, down * width,
                                            aspect, float(white[n])):
