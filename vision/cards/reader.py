@@ -13,8 +13,9 @@ does not withdraw either, and a close call that cut names fairly surely, are nam
 where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
 ``IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt (``felt``) is
 withdrawn (``_on_cards``). The reads become one per card (``reads.merge``). The empty places
-of spreads are then read again with ink found another way (``slots``), and faces without an
-index are sought by ``strips``.
+of spreads are then read again with ink found another way (``slots``). An unsure read that
+is surely one of two cards is named the one not read elsewhere (``PAIR_FIT``,
+``reads.eliminate``). Faces without an index are sought by ``strips``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .codes import TEN_PART
 from .deck import Deck
 from .felt import Felt
 from .ink import Groups, Limits, find_groups, masks
-from .reads import CLEAN, SURE, Read, in_step, like_sizes, merge, moved, placed, stepped
+from .reads import CLEAN, SURE, Read, eliminate, in_step, like_sizes, merge, moved, placed, stepped
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -71,6 +72,15 @@ IN_STEP_FIT = 1.0
 # as a guess too (``_settle``). Over 1,000 frames (seed 2026) right reads of 2color-bf went
 # 97.00 -> 97.47 % and of 4color-bf 97.37 -> 97.67 %, with the same wrong reads.
 IN_STEP_ODDS = 20.0
+# An unsure read whose rank (or suit) is one of two, each PAIR_ODDS (a log-likelihood ratio)
+# more likely than any third, whose suit (or rank) is read surely (``Thresholds.odds``) and
+# which fits no looser than PAIR_FIT, is one of two cards: it is named the one not read
+# elsewhere where the other is (``reads.eliminate``). Every such read was logged over 1,000
+# bench frames per style (seed 2026) with no limits: at 0.4 and 15 they named 161, 107, 11
+# and 6 cards right in 2color-bf, 4color-bf, 2color and 4color, none wrongly. The wrong ones
+# fitted 0.48 and 0.50 (2color-bf), or led the third by 10.4 (2color: an 8d read as a 6 or a
+# 5, the 5d named elsewhere).
+PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 
 
 @dataclass(frozen=True)
@@ -108,11 +118,12 @@ class CardReader:
         groups = self._candidates(find_groups(frame, self.limits, ink))
         reads = self._match(frame, groups)
         reads = [r if on or (r.code is None and r.guess is None)
-                 else dataclasses.replace(r, code=None, guess=None, note="off cards")
+                 else dataclasses.replace(r, code=None, guess=None, pair=None, note="off cards")
                  for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
         reads = merge(like_sizes(in_step(reads), self.thresholds.widths))
         if self.second_look:
             reads = self._second_look(frame, reads, felt)
+        reads = eliminate(reads)
         items = self._items(reads)
         items += strips.find(frame, self.deck.strip_codes, self.deck.strips,
                              self.deck.strip_accept, self.deck.aspect, items,
@@ -202,6 +213,16 @@ class CardReader:
         off = self.deck.offsets[k].astype(np.float64)
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         score = np.minimum(r_p, s_p)
+        # Reads surely one of two cards (PAIR_FIT): the other name each gives.
+        open_ = seen & ~confident & ~guess & ~settled & (loose < PAIR_FIT)
+        r_other, s_other = _runner_up(rd, PAIR_ODDS), _runner_up(sd, PAIR_ODDS)
+        rank_pair = open_ & (r_odds < t.odds) & (r_other >= 0) & (s_odds >= t.odds)
+        suit_pair = open_ & (s_odds < t.odds) & (s_other >= 0) & (r_odds >= t.odds)
+        others: list[str | None] = [None] * len(pick)
+        for j in np.flatnonzero(rank_pair).tolist():
+            others[j] = ranks.names[r_other[j]] + suits.names[s_best[j]]
+        for j in np.flatnonzero(suit_pair).tolist():
+            others[j] = ranks.names[r_best[j]] + suits.names[s_other[j]]
         reads = []
         for j in np.flatnonzero(seen).tolist():
             known = codes[j] in self._code_at
@@ -211,8 +232,15 @@ class CardReader:
                                float(width[j]), note,
                                float(odds[j]), float(loose[j]), settled=bool(settled[j]),
                                indices=((ends[j, 1], right[j], down[j]),),
-                               guess=codes[j] if guess[j] and known else None))
+                               guess=codes[j] if guess[j] and known else None,
+                               pair=self._pair(codes[j], others[j])))
         return reads
+
+    def _pair(self, best: str, other: str | None) -> tuple[str, str] | None:
+        """The two names of a read surely one of two cards, when both name cards."""
+        if other is None or best not in self._code_at or other not in self._code_at:
+            return None
+        return best, other
 
     def _second_look(self, frame: Image, reads: list[Read], felt: Felt) -> list[Read]:
         """``reads`` with the cards found at the empty places of spreads (``slots``): each
@@ -291,6 +319,18 @@ def _decide(d: F64) -> tuple[NDArray[np.int64], F64, F64, F64]:
     low, high = np.minimum(first, second), np.maximum(first, second)
     posterior = 1.0 / np.exp(-(d - low[:, None]) / 2).sum(axis=1)
     return best.astype(np.int64), (high - low) / 2, posterior, low
+
+
+def _runner_up(d: F64, odds: float) -> NDArray[np.int64]:
+    """Per row of distances: the second class, where it and the first are each ``odds`` (a
+    log-likelihood ratio) more likely than any third; -1 elsewhere (or with two classes)."""
+    if d.shape[1] < 3:
+        return np.full(len(d), -1, np.int64)
+    three = np.argsort(d, axis=1)[:, :3]
+    third = np.take_along_axis(d, three[:, 2:], axis=1)[:, 0]
+    second = np.take_along_axis(d, three[:, 1:2], axis=1)[:, 0]
+    out: NDArray[np.int64] = np.where((third - second) / 2 >= odds, three[:, 1], -1)
+    return out
 
 
 def _against(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_]:

@@ -6,7 +6,8 @@ both indices of one card merge by the centre each predicts; two names for one ca
 name at two places are withdrawn; two names a spread's step apart, each read cleanly and
 surely (``CLEAN``, ``SURE``) or with their indices laid as a spread lays them
 (``stepped``), are two cards. A read only the fine cut named (``settled``) or only its place
-in a spread (``in_step``) is the weakest.
+in a spread (``in_step``) is the weakest. An unsure read that is one of two cards, the other
+read elsewhere, is named the one left (``eliminate``): a deck holds each card once.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ class Read:
     # a spread lays it beside a named card's (``in_step``).
     guess: str | None = None
     in_step: bool = False  # named so: as weak as a settled read
+    # An unsure read's two likely names, when it is surely one of them (``reader.PAIR_FIT``):
+    # named the one not read elsewhere, as weakly as in step (``eliminate``).
+    pair: tuple[str, str] | None = None
     # Each index read of the card: its suit's centroid (where the index itself lies) and its
     # right and down; two when both indices of a card were read.
     indices: tuple[tuple[F64, F64, F64], ...] = ()
@@ -252,3 +256,28 @@ def laid(a: Read, b: Read, level: float = LEVEL) -> bool:
                     and abs(float(d @ down)) <= level):
                 return True
     return False
+
+
+def eliminate(reads: list[Read]) -> list[Read]:
+    """``reads`` with each unsure read that is surely one of two cards (``Read.pair``) named
+    the one of them read nowhere, where the other is named plainly (not weakly) elsewhere:
+    a deck holds each card once. The index of a covered card cut by the edge of the card on
+    top is often read so (a "6" or an "8" whose right side is hidden; a club or a spade cut
+    in half), and the other card lies elsewhere on the table. The read is named only where
+    its index lies as a spread lays it beside a card named plainly (``laid``, as in
+    ``in_step``), no nearer than ``CLASH`` to a named read (the loose read of a named card's
+    index), and as weakly as in step; each name is given once."""
+    plain = [r for r in reads if r.code is not None and not r.weak]
+    gone = {r.code for r in plain}
+    named = {r.code for r in reads if r.code is not None}
+    out: list[Read] = []
+    for r in reads:
+        if r.code is None and r.note == "unsure" and r.pair is not None:
+            left = [c for c in r.pair if c not in named]
+            if (len(left) == 1 and set(r.pair) - set(left) <= gone
+                    and any(laid(r, b) for b in plain)
+                    and all(_apart(r, o) >= CLASH for o in reads if o.code is not None)):
+                r = dataclasses.replace(r, code=left[0], note=None, in_step=True, pair=None)
+                named.add(left[0])
+        out.append(r)
+    return out
