@@ -19,7 +19,6 @@ from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
 from vision.cards.reader import FINE_ODDS, IN_STEP_ODDS, Thresholds, _against, _settle
-from vision.cards.reads import Read, in_step, like_sizes, merge, stepped
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -140,11 +139,6 @@ def _joker_found(style: str, codes: list[str], seed: int, angle: float, width: f
     assert {i.code for i in found if i.code} == set(codes)
 
 
-def test_both_indices_of_a_card_mark_it_on_top() -> None:
-    merged = merge([_read("As", 100.0), _read("As", 105.0), _read("Kd", 400.0)])
-    assert [(r.code, r.both) for r in merged] == [("As", True), ("Kd", False)]
-
-
 @pytest.mark.parametrize("style", ["2color", "2color-bf"])
 def test_a_card_with_its_index_rubbed_out_is_no_joker(style: str) -> None:
     """In the joker's place lies a card whose corner index cannot be seen: it is unknown,
@@ -218,91 +212,6 @@ def test_seven_hand_tables(style: str) -> None:
     assert tally.wrong <= wrong, tally.mistakes
 
 
-def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
-          settled: bool = False, width: float = 100.0) -> Read:
-    return Read(code, 1.0, np.array([x, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]),
-                 width, None, odds, fit, settled=settled)
-
-
-@pytest.mark.parametrize(("second", "kept"), [
-    (_read("Kd", 115.0), {"As", "Kd"}),  # two cards of a spread, both read cleanly
-    (_read("Kd", 115.0, fit=0.3), set()),  # a loose fit beside a clean one: one card misread
-    (_read("Kd", 115.0, odds=12.0), set()),  # barely beats its runner-up: misread
-    (_read("Kd", 105.0), set()),  # one card's centre, two names
-])
-def test_two_names_close_together(second: Read, kept: set[str]) -> None:
-    reads = merge([_read("As", 100.0), second])
-    assert {r.code for r in reads if r.code} == kept
-    assert len(reads) == (2 if kept else 1)
-
-
-@pytest.mark.parametrize(("first", "second", "named"), [
-    # one name at two places: a clean, sure read wins over a loose one, wherever it lies
-    (_read("As", 100.0), _read("As", 400.0, fit=0.3), [100.0]),
-    (_read("As", 100.0, odds=12.0), _read("As", 400.0), [400.0]),
-    # two clean, sure reads within half a card are one card; further apart, neither is trusted
-    (_read("As", 100.0), _read("As", 130.0), [100.0]),
-    (_read("As", 100.0), _read("As", 400.0), []),
-    (_read("As", 100.0, fit=0.3), _read("As", 400.0, fit=0.3), []),
-])
-def test_one_name_at_two_places(first: Read, second: Read, named: list[float]) -> None:
-    reads = merge([first, second])
-    assert sorted(r.center[0] for r in reads if r.code == "As") == named
-    assert len(reads) == 2 and all(r.note == "duplicate" for r in reads if r.code is None)
-
-
-def _at(code: str, x: float, y: float = 100.0, fit: float = 0.05, settled: bool = False
-        ) -> Read:
-    """A read whose index (its suit's centroid) lies at (x, y)."""
-    r = _read(code, x, fit=fit, settled=settled)
-    return dataclasses.replace(r, indices=((np.array([x, y]), r.right, r.down),))
-
-
-def _guess(code: str, x: float) -> Read:
-    """An unsure read, sure but loose, that guesses ``code``."""
-    return dataclasses.replace(_at(code, x, fit=0.8), code=None, note="unsure", guess=code)
-
-
-@pytest.mark.parametrize(("beside", "named"), [
-    (_at("As", 130.0), True),  # level, a step (0.3 card widths) across: as a spread lays it
-    (_at("As", 130.0, y=110.0), False),  # a tenth of a card lower: a pip, not an index
-    (_at("As", 160.0), False),  # 0.6 card widths across: no spread's step
-    (_at("As", 110.0), False),  # 0.1 across: no spread's step either
-    (_at("As", 130.0, settled=True), False),  # beside a card only the fine cut named
-    (_guess("As", 130.0), False),  # beside another guess: no card is named there
-])
-def test_a_loose_read_is_named_only_in_step_with_a_named_card(beside: Read, named: bool
-                                                               ) -> None:
-    out = in_step([_guess("Kd", 100.0), beside])
-    assert out[1] is beside
-    assert out[0].code == ("Kd" if named else None)
-    assert out[0].in_step == named and out[0].weak == named
-    assert out[0].note == (None if named else "unsure")
-
-
-def test_a_read_named_in_step_yields_to_another_name_at_its_place() -> None:
-    stepped = in_step([_guess("Kd", 100.0), _at("As", 130.0)])[0]
-    reads = merge([stepped, _read("Qs", 105.0, fit=0.3)])
-    assert [r.code for r in reads] == ["Qs"]
-
-
-def _sized(code: str, width: float, fit: float) -> Read:
-    return _read(code, width * 3, fit=fit, width=width)
-
-
-def test_sure_reads_set_the_card_size() -> None:
-    """Pips a card's width apart, read as indices of a card twice the size, outnumber the two
-    clean reads of a frame with few cards: the clean reads still set the size."""
-    reads = [_sized("9h", 100.0, 0.05), _sized("2c", 104.0, 0.07)] + [
-        _sized("4h", 230.0, 0.45) for _ in range(3)]
-    kept = like_sizes(reads, (60.0, 300.0))
-    assert [r.code for r in kept] == ["9h", "2c", None, None, None]
-    assert {r.note for r in kept[2:]} == {"odd size"}
-    # With no clean read, the median of the named reads decides, as before.
-    loose = [_sized("9h", 100.0, 0.3)] + [_sized("4h", 230.0, 0.45) for _ in range(3)]
-    assert [r.code for r in like_sizes(loose, (60.0, 300.0))] == [None, "4h", "4h", "4h"]
-
-
 def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
     """A close call is settled by the fine cut only to a class the coarse cut had first or
     second (its first where it was sure already), surely and closely."""
@@ -341,30 +250,6 @@ def test_the_fine_cut_vetoes_a_plain_read_only_when_sure_of_another_class() -> N
     assert _against(fine, np.zeros(3, np.int64), odds).tolist() == [True, False, False]
 
 
-@pytest.mark.parametrize("other", [_read("Kd", 105.0, odds=12.0), _read("Kd", 105.0)])
-def test_a_fine_cut_name_yields_at_its_place(other: Read) -> None:
-    """Two names at one card: where one came only from the fine cut, the other stands,
-    whichever was read first; two plain names there still withdraw each other."""
-    fine = _read("As", 100.0, odds=4.0, settled=True)
-    for reads in ([fine, other], [other, fine]):
-        merged = merge([dataclasses.replace(r, score=1.0 - k / 10) for k, r in enumerate(reads)])
-        assert [r.code for r in merged if r.code] == ["Kd"]
-    plain = merge([_read("As", 100.0, odds=12.0), other])
-    assert [r.code for r in plain if r.code] == []
-    assert {r.note for r in plain} == {"conflict"}
-
-
-def test_a_fine_cut_name_yields_to_its_name_elsewhere() -> None:
-    """One name at two places: a fine-cut name loses to a plain one, as a plain one to a sure
-    one, and only it is withdrawn."""
-    plain = _read("As", 400.0, odds=12.0)
-    fine = _read("As", 100.0, odds=4.0, settled=True)
-    for reads in ([fine, plain], [plain, fine]):
-        merged = merge(reads)
-        assert [r.center[0] for r in merged if r.code == "As"] == [400.0]
-        assert [r.note for r in merged if r.code is None] == ["duplicate"]
-
-
 def test_the_fine_cut_reads_more_and_no_worse() -> None:
     """On the seeded tables of the style whose thin, large indices it was made for, the deck's
     fine discriminants name more cards and misname none more than the coarse cut alone."""
@@ -374,69 +259,6 @@ def test_the_fine_cut_reads_more_and_no_worse() -> None:
     alone = evaluate(CardReader(coarse), faces(style), SCENES, seed=77)
     assert full.right > alone.right, (full.right, alone.right)
     assert full.wrong <= alone.wrong, full.mistakes
-
-
-def _index(code: str, x: float, y: float, turned: bool = False, fit: float = 0.2,
-           width: float = 100.0) -> Read:
-    """A read whose index (suit centroid) lies at (x, y), of a card read upright or turned;
-    its centre is given 0.1 card widths off the true one, as an index's estimate may be."""
-    sign = -1.0 if turned else 1.0
-    right, down = np.array([sign, 0.0]), np.array([0.0, sign])
-    anchor = np.array([x, y])
-    centre = anchor + width * (0.4 * right + 0.55 * down) + np.array([10.0, 0.0])
-    return Read(code, 1.0, centre, right, down, width, None, 15.0, fit,
-                 indices=((anchor, right, down),))
-
-
-@pytest.mark.parametrize(("second", "kept"), [
-    # the next card of the spread: its index a step across, level, turned alike
-    (_index("7s", 127.0, 100.0), {"Th", "7s"}),
-    (_index("7s", 123.0, 103.0), {"Th", "7s"}),
-    # not how a spread lies: no step, off the level, turned, another size, read loosely
-    (_index("7s", 108.0, 100.0), set()),
-    (_index("7s", 127.0, 108.0), set()),
-    (_index("7s", 127.0, 100.0, turned=True), set()),
-    (_index("7s", 127.0, 100.0, fit=0.35), set()),
-    (_index("7s", 127.0, 100.0, width=115.0), set()),
-])
-def test_two_indices_a_spread_step_apart_are_two_cards(second: Read, kept: set[str]) -> None:
-    """Centres an index gives err by a tenth of a card, so two cards of a tight spread may
-    seem closer than CLASH; where their indices lie tells them apart from a misread."""
-    first = _index("Th", 100.0, 100.0)
-    # the centres the two indices give fall within CLASH of each other, not within SAME
-    second = dataclasses.replace(second, center=first.center + np.array([15.0, 0.0]))
-    merged = merge([first, second])
-    assert {r.code for r in merged if r.code} == kept
-
-
-@pytest.mark.parametrize(("fit", "below", "plain", "beside"), [
-    (0.2, 5.0, True, True),  # close and level: either way
-    (0.35, 0.0, False, True),  # loose, as a covered index cut by the card on top
-    (0.45, 0.0, False, False),  # too loose even there
-    (0.2, 6.3, False, True),  # its centroid shifted down: level enough only beside
-    (0.2, 7.0, False, False),
-])
-def test_a_read_at_an_empty_place_is_stepped_more_loosely(
-        fit: float, below: float, plain: bool, beside: bool) -> None:
-    """The second look's read of a place beside a named card was read surely there, so
-    it may fit and lie less closely (``reads.BESIDE_FIT``, ``BESIDE_LEVEL``) than two reads
-    of the first pass (``STEP_FIT``, ``LEVEL``)."""
-    named = _index("Th", 100.0, 100.0)
-    found = _index("7s", 127.0, 100.0 + below, fit=fit)
-    assert stepped(found, named) == plain
-    assert stepped(found, named, beside=True) == beside
-
-
-def test_a_top_card_read_by_both_indices_is_stepped_from_either() -> None:
-    """A card on top read by both indices keeps both: the next card's index a step from its
-    near index counts even when the far, turned index was read first."""
-    far = _index("Th", 180.0, 240.0, turned=True)
-    near = dataclasses.replace(_index("Th", 100.0, 100.0), center=far.center + 3.0)
-    covered = dataclasses.replace(_index("7s", 76.0, 100.0), center=far.center - 14.0)
-    merged = merge([far, near, covered])
-    assert sorted(r.code for r in merged if r.code) == ["7s", "Th"]
-    top = next(r for r in merged if r.code == "Th")
-    assert top.both and len(top.indices) == 2
 
 
 def test_the_cards_mask_covers_cards_and_not_the_felt() -> None:
@@ -457,15 +279,3 @@ def test_the_cards_mask_covers_cards_and_not_the_felt() -> None:
     cv2.fillPoly(outer, [(centre + 1.15 * (quad - centre)).astype(np.int32)], 255)
     assert not cards[outer == 0].any()
     assert not (ink.astype(bool) & ~cards.astype(bool)).any()
-
-
-def test_a_fine_cut_name_confirmed_by_a_plain_read_is_no_weaker() -> None:
-    """A card read by the fine cut at one index and plainly at the other keeps the plain
-    read's weight: a plain read of its name elsewhere (a misread) does not outweigh it."""
-    fine = dataclasses.replace(_read("7s", 100.0, fit=0.5, odds=4.0, settled=True), score=1.0)
-    plain = dataclasses.replace(_read("7s", 105.0, fit=0.1, odds=18.0), score=0.9)
-    elsewhere = dataclasses.replace(_read("7s", 400.0, fit=0.3, odds=18.0), score=0.8)
-    merged = merge([fine, plain, elsewhere])
-    assert [r.code for r in merged] == [None, None]
-    assert {r.note for r in merged} == {"duplicate"}
-    assert not any(r.settled for r in merged)
