@@ -134,9 +134,14 @@ def cut_both(pyramid: Pyramid, groups: Groups, shape: Shape = COARSE
     two = (groups.marks == 2) if _strip_fits(shape) else np.zeros(n, np.bool_)
     rest = ~two
     if rest.any():
+        # Both senses in one cut: each group twice, turned the second time.
+        which = np.flatnonzero(rest)
+        m = len(which)
+        ranks, suits = _patches(pyramid, groups.take(np.concatenate([which, which])),
+                                np.repeat(np.array([0, 1]), m), shape)
         for sense in (0, 1):
-            ranks, suits = _patches(pyramid, groups.take(rest), sense, shape)
-            out[sense][0][rest], out[sense][1][rest] = ranks, suits
+            out[sense][0][rest] = ranks[sense * m:(sense + 1) * m]
+            out[sense][1][rest] = suits[sense * m:(sense + 1) * m]
     if two.any():
         (rw, rh), (sw, sh) = shape.rank, shape.suit
         s = int(shape.scale)
@@ -176,7 +181,8 @@ def describe(ranks: NDArray[np.uint8], suits: NDArray[np.uint8]) -> tuple[F32, F
 
 
 def _unit(v: F32) -> F32:
-    v = v - v.mean(axis=1, keepdims=True)
+    """``v``'s rows centred and scaled to unit length, in place (``v`` is a temporary)."""
+    v -= v.mean(axis=1, keepdims=True)
     norm = np.sqrt(np.einsum("ij,ij->i", v, v))
-    out: F32 = (v / np.maximum(norm, 1e-6)[:, None]).astype(np.float32, copy=False)
-    return out
+    v /= np.maximum(norm, 1e-6)[:, None]
+    return v
