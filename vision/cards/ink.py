@@ -216,10 +216,13 @@ def _candidates(
         subsets += [tuple(sorted(e)) for e in edges]
         subsets += [tuple(sorted((mid, *ends))) for mid, around in near.items()
                     for ends in itertools.combinations(around, 2)]
-    for k, subset in enumerate(dict.fromkeys(subsets)):
-        members.append(np.array(subset, np.int64))
-        owners.append(np.full(len(subset), len(nmarks) + k, np.int64))
-        parent.append(int(group_of[subset[0]]))
+    unique = list(dict.fromkeys(subsets))
+    if unique:
+        sizes = np.fromiter(map(len, unique), np.int64, len(unique))
+        members.append(np.fromiter(itertools.chain.from_iterable(unique), np.int64,
+                                   int(sizes.sum())))
+        owners.append(np.repeat(np.arange(len(nmarks), len(nmarks) + len(unique)), sizes))
+        parent += group_of[[subset[0] for subset in unique]].tolist()
     return np.concatenate(members), np.concatenate(owners), np.array(parent, np.int64)
 
 
