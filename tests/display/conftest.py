@@ -38,7 +38,7 @@ def make_app(path: Path | str, seed: int = 7, replay: bool = False) -> FastAPI:
 
 def play_round(client: Any) -> None:
     """Open, three bets, close, shuffle, seven packets, roll, house way everywhere, settle
-    (``client``: a TestClient or an httpx.Client)."""
+    (``client``: a TestClient or an httpx2.Client)."""
     do = client.post
     ok = [do("/api/round/open", headers=DEALER)]
     for position, wager in ((2, 2500), (4, 5000), (6, 10000)):

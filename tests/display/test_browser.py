@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from controller.display import Table, create_app
@@ -63,7 +63,7 @@ def test_page_shows_the_settled_round(live: str, browser: Any) -> None:
     driver.get(live + "/")
     wait = WebDriverWait(driver, 15, ignored_exceptions=REDRAWN)
     wait.until(lambda d: d.find_element(By.ID, "link").text == "live")
-    with httpx.Client(base_url=live, timeout=10) as client:
+    with httpx2.Client(base_url=live, timeout=10) as client:
         play_round(client)
         expected = next(s for s in client.get("/api/table").json()["seats"]
                         if s["position"] == 4)["result"]["text"]
@@ -131,7 +131,7 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
     assert driver.find_element(By.ID, "who").text == "signed in: ann (dealer)"
     assert _click(driver, wait, "[data-act=open_round]").startswith("done: open_round by ann")
     wait.until(lambda d: _phase(d) == "betting")
-    with httpx.Client(base_url=live, timeout=10) as client:
+    with httpx2.Client(base_url=live, timeout=10) as client:
         limits = client.get("/api/table").json()["limits"]
     over = limits["max_bet"] + 100
     assert driver.find_element(By.ID, "limits").text.startswith(
@@ -163,7 +163,7 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
     for position in (2, 4):  # empty setting: the house way sets the dealt hand
         assert _click(driver, wait, f"#entry-{position} [data-act=set_hand]").startswith(
             "done: set_hand")
-    with httpx.Client(base_url=live, timeout=10) as client:
+    with httpx2.Client(base_url=live, timeout=10) as client:
         two = next(s for s in client.get("/api/table").json()["seats"] if s["position"] == 2)
     low, high = two["setting"]["low"], two["setting"]["high"]
     _type(driver, "#entry-2 input[name=setting]", "Ks")  # not a setting: not sent
@@ -177,7 +177,7 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
     assert _click(driver, wait, "#controls [data-act=settle]").startswith("done: settle")
     wait.until(lambda d: _phase(d) == "settled")
 
-    with httpx.Client(base_url=live, timeout=10) as client:
+    with httpx2.Client(base_url=live, timeout=10) as client:
         seats = {s["position"]: s for s in client.get("/api/table").json()["seats"]}
         round_id = client.get("/api/rounds").json()["rounds"][0]["round_id"]
     assert seats[2]["wager"] == 3000 and (seats[4]["wager"], seats[4]["fortune"]) == (5000, 500)
@@ -209,7 +209,7 @@ def test_a_read_only_viewer_is_refused(live: str, browser: Any, journal_path: Pa
     assert driver.find_element(By.ID, "who").text.startswith("read only")
     with open_journal(journal_path) as journal:
         assert journal.head()[0] == 0
-    with httpx.Client(base_url=live, timeout=10) as client:
+    with httpx2.Client(base_url=live, timeout=10) as client:
         assert client.get("/api/table").json()["phase"] is None
 
 
@@ -285,7 +285,7 @@ def test_a_tile_round_from_the_page_with_pictures_the_replay_marker_and_a_deviat
         assert sorted(codes) == ["1-3", "2-2", "4-4", "5-6"]
         assert driver.execute_script(
             "return document.querySelectorAll('#dealer svg.tile').length") == 8  # set and way
-        with httpx.Client(base_url=url, timeout=10) as client:
+        with httpx2.Client(base_url=url, timeout=10) as client:
             four = next(s for s in client.get("/api/table").json()["seats"]
                         if s["position"] == 4)
             assert client.get("/api/rounds").json()["rounds"][0]["replay"] is True
@@ -327,7 +327,7 @@ def test_a_tile_round_with_a_cut_from_the_page(browser: Any, journal_path: Path)
         for act in ("close_bets", "build_woodpile", "roll"):
             assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
         wait.until(lambda d: _phase(d) == "setting")
-        with httpx.Client(base_url=url, timeout=10) as client:
+        with httpx2.Client(base_url=url, timeout=10) as client:
             shown = client.get("/api/table").json()
             assert shown["cut"]["options"] == {"side": "left", "level": "bottom"}
         driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-cut.png"))
@@ -386,12 +386,12 @@ def test_home_play_shows_the_pot_antes_and_the_winner(browser: Any, journal_path
         assert not driver.find_element(By.CSS_SELECTOR, "[data-act=bank]").is_displayed()
         assert _text(driver, "#seat-3 .ante") == "ante due 5.00"
         for _ in range(2):  # seed 7: the first deal is won, the second carries the pot
-            with httpx.Client(base_url=url, timeout=10) as client:
+            with httpx2.Client(base_url=url, timeout=10) as client:
                 pot = play_home_deal(client, [2, 3, 4, 5])
             if pot["winner"] is not None:
                 text = f"position {pot['winner']} takes the pot of {pot['total'] // 100}.00"
                 wait.until(lambda d, text=text: _text(d, "#pot-status") == f"Pot: {text}")
-                with httpx.Client(base_url=url, timeout=10) as client:
+                with httpx2.Client(base_url=url, timeout=10) as client:
                     shown = client.get("/api/table").json()["seats"][pot["winner"] - 1]
                 assert shown["result"]["text"].startswith("POT +")
                 assert _text(driver, f"#seat-{pot['winner']} .result") == shown["result"]["text"]
@@ -442,7 +442,7 @@ def test_the_api_docs_render_with_nothing_from_outside(live: str, browser: Any) 
     driver.get(live + "/docs")
     wait = WebDriverWait(driver, 20, ignored_exceptions=REDRAWN)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-endpoints"))
-    with httpx.Client(base_url=live, timeout=10) as client:
+    with httpx2.Client(base_url=live, timeout=10) as client:
         paths = client.get("/openapi.json").json()["paths"]
     count = sum(len(methods) for methods in paths.values())
     assert driver.find_element(By.ID, "status").text == f"{count} endpoints"

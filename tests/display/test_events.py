@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-import httpx
+import httpx2
 
 from .conftest import DEALER
 
 
 def test_an_act_is_pushed_as_one_event_per_record(live: str) -> None:
-    with httpx.Client(base_url=live, timeout=10) as client, \
+    with httpx2.Client(base_url=live, timeout=10) as client, \
             client.stream("GET", "/api/events") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         lines = stream.iter_lines()
@@ -30,7 +30,7 @@ def test_an_act_is_pushed_as_one_event_per_record(live: str) -> None:
 
 
 def test_last_event_id_catches_up(live: str) -> None:
-    with httpx.Client(base_url=live, timeout=10) as client:
+    with httpx2.Client(base_url=live, timeout=10) as client:
         client.post("/api/round/open", headers=DEALER)
         client.post("/api/round/bets", headers=DEALER, json={"position": 2, "wager": 2500})
         with client.stream("GET", "/api/events", headers={"Last-Event-ID": "1"}) as stream:

@@ -204,7 +204,7 @@ def _home_deal(client: Any, players: list[int]) -> dict[str, Any]:
 
 
 def play_home_deal(client: Any, players: list[int]) -> dict[str, Any]:
-    """One home deal through the API (a TestClient or an httpx.Client): its ``pot`` block."""
+    """One home deal through the API (a TestClient or an httpx2.Client): its ``pot`` block."""
     done = _home_deal(client, players)
     [settle] = [r for r in done["records"] if r["kind"] == "settle"]
     pot: dict[str, Any] = settle["event"]["pot"]
