@@ -71,6 +71,17 @@ def test_each_name_is_given_once() -> None:
     assert [r.code for r in out] == ["6d", "As", None, "Qc", "8d"]
 
 
+def test_two_reads_at_one_place_are_not_both_named() -> None:
+    """Two unsure reads within ``CLASH`` of each other lie at one card: once the first is
+    named, the second, of another pair, is left unknown."""
+    second = dataclasses.replace(_read(None, 100.0, pair=("5c", "3c")),
+                                 center=_unsure().center + np.array([0.0, 0.15 * WIDTH]))
+    out = eliminate([_unsure(), second, NEXT, ELSEWHERE, _read("3c", 900.0, 400.0)])
+    assert [r.code for r in out[:2]] == ["6d", None]
+    alone = eliminate([second, NEXT, ELSEWHERE, _read("3c", 900.0, 400.0)])
+    assert alone[0].code == "5c"  # by itself it would be named
+
+
 def test_a_read_near_a_named_card_is_left_alone() -> None:
     """A read within ``CLASH`` of a named card lies at that card's place, as the second
     look's finds must not (``reads.placed``): it is that card's index read again, or a card

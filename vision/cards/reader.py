@@ -214,10 +214,10 @@ class CardReader:
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         score = np.minimum(r_p, s_p)
         # Reads surely one of two cards (PAIR_FIT): the other name each gives.
-        open_ = seen & ~confident & ~guess & ~settled & (loose < PAIR_FIT)
+        undecided = seen & ~confident & ~guess & ~settled & (loose < PAIR_FIT)
         r_other, s_other = _runner_up(rd, PAIR_ODDS), _runner_up(sd, PAIR_ODDS)
-        rank_pair = open_ & (r_odds < t.odds) & (r_other >= 0) & (s_odds >= t.odds)
-        suit_pair = open_ & (s_odds < t.odds) & (s_other >= 0) & (r_odds >= t.odds)
+        rank_pair = undecided & (r_odds < t.odds) & (r_other >= 0) & (s_odds >= t.odds)
+        suit_pair = undecided & (s_odds < t.odds) & (s_other >= 0) & (r_odds >= t.odds)
         others: list[str | None] = [None] * len(pick)
         for j in np.flatnonzero(rank_pair).tolist():
             others[j] = ranks.names[r_other[j]] + suits.names[s_best[j]]

@@ -265,19 +265,22 @@ def eliminate(reads: list[Read]) -> list[Read]:
     top is often read so (a "6" or an "8" whose right side is hidden; a club or a spade cut
     in half), and the other card lies elsewhere on the table. The read is named only where
     its index lies as a spread lays it beside a card named plainly (``laid``, as in
-    ``in_step``), no nearer than ``CLASH`` to a named read (the loose read of a named card's
-    index), and as weakly as in step; each name is given once."""
+    ``in_step``), no nearer than ``CLASH`` to a named read (a read there is that card's index
+    again, or a card in conflict with it; names given here count), and as weakly as in step;
+    each name is given once."""
     plain = [r for r in reads if r.code is not None and not r.weak]
     gone = {r.code for r in plain}
-    named = {r.code for r in reads if r.code is not None}
+    named = [r for r in reads if r.code is not None]
+    codes = {r.code for r in named}
     out: list[Read] = []
     for r in reads:
         if r.code is None and r.note == "unsure" and r.pair is not None:
-            left = [c for c in r.pair if c not in named]
+            left = [c for c in r.pair if c not in codes]
             if (len(left) == 1 and set(r.pair) - set(left) <= gone
                     and any(laid(r, b) for b in plain)
-                    and all(_apart(r, o) >= CLASH for o in reads if o.code is not None)):
+                    and all(_apart(r, o) >= CLASH for o in named)):
                 r = dataclasses.replace(r, code=left[0], note=None, in_step=True, pair=None)
-                named.add(left[0])
+                named.append(r)
+                codes.add(left[0])
         out.append(r)
     return out
