@@ -225,7 +225,7 @@ class CardReader:
             others[j] = ranks.names[r_best[j]] + suits.names[s_other[j]]
         reads = []
         for j in np.flatnonzero(seen).tolist():
-            known = codes[j] in self._code_at
+            known, other = codes[j] in self._code_at, others[j]
             code = codes[j] if confident[j] and known else None
             note = None if code else "vetoed" if vetoed[j] else "unsure"
             reads.append(Read(code, float(score[j]), center[j], right[j], down[j],
@@ -233,14 +233,9 @@ class CardReader:
                                float(odds[j]), float(loose[j]), settled=bool(settled[j]),
                                indices=((ends[j, 1], right[j], down[j]),),
                                guess=codes[j] if guess[j] and known else None,
-                               pair=self._pair(codes[j], others[j])))
+                               pair=(codes[j], other) if known and other in self._code_at
+                               else None))
         return reads
-
-    def _pair(self, best: str, other: str | None) -> tuple[str, str] | None:
-        """The two names of a read surely one of two cards, when both name cards."""
-        if other is None or best not in self._code_at or other not in self._code_at:
-            return None
-        return best, other
 
     def _second_look(self, frame: Image, reads: list[Read], felt: Felt) -> list[Read]:
         """``reads`` with the cards found at the empty places of spreads (``slots``): each
