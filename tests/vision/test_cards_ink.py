@@ -3,7 +3,8 @@
 A group's subsets are offered only where their marks hang together; a two-mark group's
 patches cut as one strip are the patches cut in each sense; the felt is told from marks tied
 to it by a card's edge line; and a card read where the felt lies is withdrawn (a crop of
-bench frame 332 of 4color, seed 2026, stored in tests/golden/vision).
+bench frame 332 of 4color, seed 2026, stored in tests/golden/vision); a frame with more
+candidates than one ``cv2.remap`` takes is cut in blocks.
 """
 
 from __future__ import annotations
@@ -125,3 +126,20 @@ def test_a_card_read_where_the_felt_lies_is_withdrawn() -> None:
     ink, cards, paper = masks(image)
     assert not (ink.astype(bool) & ~cards.astype(bool)).any()
     assert paper.shape == image.shape[:2]
+
+
+def test_a_frame_with_more_patches_than_one_remap_takes_is_cut_in_blocks() -> None:
+    """cv2.remap takes maps of fewer than 32,767 rows: 3,000 candidates (72,000 rows of rank
+    patches) are cut in blocks, each patch as when cut alone."""
+    face = faces("2color")["7c"]
+    scene = Scene(size=(400, 300))
+    scene.place(face, Pose(200.0, 150.0, 17.0, 160.0 / face.shape[1]), "7c")
+    image, _ = scene.render(np.random.default_rng(3), STILL)
+    groups = find_groups(image)
+    many = groups.take(np.arange(3000) % len(groups))
+    assert 3000 * patch.COARSE.rank[1] > 32767
+    pyramid = patch.Pyramid(image)
+    ranks, suits = patch.cut(pyramid, many, 0)
+    alone = patch.cut(pyramid, groups, 0)
+    assert np.array_equal(ranks, alone[0][np.arange(3000) % len(groups)])
+    assert np.array_equal(suits, alone[1][np.arange(3000) % len(groups)])

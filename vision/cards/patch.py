@@ -20,6 +20,8 @@ from .ink import Groups
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
+REMAP_ROWS = 32000  # cv2.remap takes maps of fewer than SHRT_MAX (32767) rows
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -88,9 +90,15 @@ def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
     mx = cx + uu * dy + vv * dx
     my = cy - uu * dx + vv * dy
     n = len(centre)
-    out = cv2.remap(image, mx.reshape(n * h, w), my.reshape(n * h, w), cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(out, np.uint8).reshape(n, h, w, 3)
+    out = np.empty((n, h, w, 3), np.uint8)
+    # A busy frame's patches are cut in blocks of at most REMAP_ROWS rows.
+    block = max(REMAP_ROWS // h, 1)
+    for i in range(0, n, block):
+        k = min(n - i, block)
+        out[i:i + k] = np.asarray(cv2.remap(
+            image, mx[i:i + k].reshape(k * h, w), my[i:i + k].reshape(k * h, w),
+            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8).reshape(k, h, w, 3)
+    return out
 
 
 def cut(pyramid: Pyramid, groups: Groups, sense: int | NDArray[np.int_],
