@@ -4,12 +4,15 @@ A group's subsets are offered only where their marks hang together; a two-mark g
 patches cut as one strip are the patches cut in each sense; the felt is told from marks tied
 to it by a card's edge line; and a card read where the felt lies is withdrawn (a crop of
 bench frame 332 of 4color, seed 2026, stored in tests/golden/vision); a frame with more
-candidates than one ``cv2.remap`` takes is cut in blocks.
+candidates than one ``cv2.remap`` takes is cut in blocks; a glyph tied to the felt by the
+edge line of a card on top is ink, and the line is not (a crop of bench frame 1 of
+2color-bf).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import cv2
 import numpy as np
@@ -17,6 +20,7 @@ import pytest
 
 from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, patch
+from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
 from vision.cards.ink import _candidates, find_groups, masks
 from vision.cards.reads import Read
@@ -143,3 +147,31 @@ def test_a_frame_with_more_patches_than_one_remap_takes_is_cut_in_blocks() -> No
     alone = patch.cut(pyramid, groups, 0)
     assert np.array_equal(ranks, alone[0][np.arange(3000) % len(groups)])
     assert np.array_equal(suits, alone[1][np.arange(3000) % len(groups)])
+
+
+def test_a_glyph_tied_to_the_felt_by_an_edge_line_is_ink_and_the_line_is_not() -> None:
+    """A black glyph on a white card touches a grey edge line (a card on top, its shadow)
+    that runs out onto the felt: the glyph is no hole in the paper, yet it is ink, and the
+    line is not, beyond the pixel the glyph grows by. Without ``tied`` the glyph is lost."""
+    frame = np.full((200, 200, 3), (40, 110, 40), np.uint8)  # green felt
+    frame[40:180, 40:180] = 230  # a card's paper
+    cv2.circle(frame, (70, 100), 8, (20, 20, 20), -1)  # a glyph
+    frame[10:140, 78:80] = 150  # a grey edge line touching it, run out onto the felt
+    ink = masks(frame).ink
+    assert ink[100, 70] and ink[95:106, 64:77].all()  # the glyph's core
+    assert not ink[44:90, 78:80].any() and not ink[112:140, 78:80].any()  # the line
+    assert not ink[:40].any()  # the felt
+    assert not masks(frame, tied=False).ink[95:106, 64:77].any()
+
+
+def test_a_covered_index_tied_to_the_felt_by_the_card_on_top_is_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crop of bench frame 1 of 2color-bf (seed 2026, stored in tests/golden/vision): a
+    spread turned upside down, whose covered 3h touches the edge line of the 7c on top,
+    which runs out to the felt. Every card is named; without the tied glyphs the 3h is lost."""
+    image = golden("2color-bf-frame1-tied.png")
+    cards = ["2c", "5s", "9s", "3h", "7c"]
+    reader = CardReader(deck("2color-bf"))
+    assert [i.code for i in reader.read(image)] == cards
+    monkeypatch.setattr(reader_module, "masks", functools.partial(masks, tied=False))
+    assert [i.code for i in reader.read(image)] == [c for c in cards if c != "3h"]

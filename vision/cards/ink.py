@@ -3,7 +3,8 @@
 A card's corner index is a rank glyph over a suit pip, printed close together and apart from
 the rest of the face. The frame's darkest channel is compared with the local white level, so
 black, red, blue and green ink all show and uneven light cancels out; only ink inside a
-card's paper counts. Marks are connected components (a mark lost in a hairline frame is cut
+card's paper counts, and a glyph tied to the felt by the edge line of a card on top counts
+by its core. Marks are connected components (a mark lost in a hairline frame is cut
 free by opening); ``link`` joins them into groups and ``_candidates`` offers each group and
 its plausible parts. Every candidate gets its centroid, principal axis and spread from
 pixel moments, all computed at once with numpy.
@@ -27,6 +28,13 @@ F64 = NDArray[np.float64]
 
 INK_RATIO = 0.78  # ink is darker than this fraction of the local white
 WHITE_MIN = 70  # local white below this is not a card (felt, shadow)
+# A glyph's core is darker than CORE_RATIO of the white; a card's edge line and its shadow
+# are not (``masks``: glyphs tied to the felt). Over 1,000 bench frames per style (seed
+# 2026) this took right reads from 99.23, 99.27, 98.26, 98.36 % to 99.25, 99.29, 98.70,
+# 98.80 % (2color, 4color, 2color-bf, 4color-bf), covered cards not found in 2color-bf from
+# 368 to 111, with wrong reads 2, 2, 2, 4 -> 2, 2, 3, 3. At 0.4 and 0.5 (200 frames of
+# 2color-bf) it read as many right to within 0.1 %.
+CORE_RATIO = 0.45
 
 
 @dataclass(frozen=True)
@@ -83,38 +91,66 @@ class Masks(NamedTuple):
     paper: Image
 
 
-def ink_mask(frame: Image, white_window: int = 15) -> Image:
+def ink_mask(frame: Image, white_window: int = 15, tied: bool = True) -> Image:
     """255 where a pixel is ink: darker than ``INK_RATIO`` of its neighbourhood's white,
-    and inside a card (a patch of paper with its holes filled), so the felt is never ink."""
-    return masks(frame, white_window).ink
+    and inside a card (a patch of paper with its holes filled), so the felt is never ink;
+    ``tied``: glyphs tied to the felt by a card's edge line too (see ``masks``)."""
+    return masks(frame, white_window, tied).ink
 
 
-def masks(frame: Image, white_window: int = 15) -> Masks:
+def masks(frame: Image, white_window: int = 15, tied: bool = True) -> Masks:
     """The ink mask (``ink_mask``), the cards mask it is cut from (255 inside every patch
     of paper, its holes filled: ink, pictures, but not marks tied to the felt by a card's
-    edge line) and the paper mask."""
-    dark, paper = dark_and_paper(frame, white_window)
-    outlines = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2]
-    inside = np.zeros_like(paper)
-    cv2.drawContours(inside, [c for c in outlines if len(c) >= 4], -1, 255, -1)
-    return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8),
-                 np.asarray(inside, np.uint8), paper)
+    edge line) and the paper mask.
+
+    A glyph that touches the edge line of a card on top (or its shadow) is tied by it to the
+    felt, so it is no hole in the paper. Such a glyph's core (darker than ``CORE_RATIO`` of
+    the white, which edge lines and shadows are not) is a hole in the paper taken with the
+    fainter dark: that core, grown by a pixel into the dark around it, is ink too.
+    """
+    dark, core, lit = _tones(frame, white_window)
+    paper = np.asarray(cv2.bitwise_and(cv2.bitwise_not(dark), lit), np.uint8)
+    inside = _filled(paper)
+    if not tied:
+        return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8), inside, paper)
+    outside = cv2.bitwise_not(inside)
+    enclosed = _filled(np.asarray(cv2.bitwise_and(cv2.bitwise_not(core), lit), np.uint8))
+    cores = cv2.bitwise_and(cv2.bitwise_and(core, outside), enclosed)
+    glyphs = cv2.bitwise_and(cv2.dilate(cores, _GROW), cv2.bitwise_and(dark, outside))
+    ink = cv2.bitwise_or(cv2.bitwise_and(dark, inside), glyphs)
+    return Masks(np.asarray(ink, np.uint8), inside, paper)
 
 
 def dark_and_paper(frame: Image, white_window: int = 15) -> tuple[Image, Image]:
     """255 where a pixel is dark (its darkest channel below ``INK_RATIO`` of the white
     level around it), and where it is paper (lit, ``WHITE_MIN``, and not dark)."""
+    dark, _, lit = _tones(frame, white_window)
+    return dark, np.asarray(cv2.bitwise_and(cv2.bitwise_not(dark), lit), np.uint8)
+
+
+def _tones(frame: Image, white_window: int) -> tuple[Image, Image, Image]:
+    """Dark (``INK_RATIO``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks."""
     blue, green, red = cv2.split(frame)  # contiguous planes: 3x quicker than strided views
     low = cv2.min(cv2.min(blue, green), red)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
     white = cv2.blur(cv2.dilate(low, kernel), (white_window, white_window))
     dark = cv2.compare(low, cv2.LUT(white, _RATIO_LUT), cv2.CMP_LT)
+    core = cv2.compare(low, cv2.LUT(white, _CORE_LUT), cv2.CMP_LT)
     lit = cv2.threshold(low, WHITE_MIN, 255, cv2.THRESH_BINARY)[1]
-    paper = cv2.bitwise_and(cv2.bitwise_not(dark), lit)
-    return np.asarray(dark, np.uint8), np.asarray(paper, np.uint8)
+    return np.asarray(dark, np.uint8), np.asarray(core, np.uint8), np.asarray(lit, np.uint8)
+
+
+def _filled(paper: Image) -> Image:
+    """255 inside every patch of ``paper``, its holes filled."""
+    outlines = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2]
+    inside = np.zeros_like(paper)
+    cv2.drawContours(inside, [c for c in outlines if len(c) >= 4], -1, 255, -1)
+    return inside
 
 
 _RATIO_LUT = np.clip(np.arange(256) * INK_RATIO, 0, 255).astype(np.uint8)
+_CORE_LUT = np.clip(np.arange(256) * CORE_RATIO, 0, 255).astype(np.uint8)
+_GROW = np.ones((3, 3), np.uint8)
 
 
 def _components(mask: Image) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]:
