@@ -13,7 +13,7 @@ import pytest
 
 from tests.vision.conftest import deck, faces, faces_dir
 from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize
-from vision.cards.codes import TEN_PART
+from vision.cards.codes import TEN_ONE, TEN_PART
 from vision.errors import CalibrationError
 
 
@@ -22,7 +22,7 @@ def test_calibration_from_files_reads_a_clean_card() -> None:
     assert made.name == "quick"
     assert len(made.codes) == 52 and made.strip_codes == ("Jk",)
     # a ten's "0" with its suit is learned apart, as a rank that names no card
-    assert set(made.ranks.names) == set("23456789TJQKA") | {TEN_PART}
+    assert set(made.ranks.names) == set("23456789TJQKA") | {TEN_PART, TEN_ONE}
     assert set(made.suits.names) == set("cdhs")
 
 

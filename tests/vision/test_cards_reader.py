@@ -2,8 +2,9 @@
 spread (and nothing else taken for it), and a sample of rendered tables.
 
 The sample asserts floors measured on this reader (bench/bench_vision.py has the full run);
-the issue's target of 99.5 % right is not reached yet (its bound of 1 wrong read in 10,000
-is met on the bench, not asserted on this small sample beyond none wrong).
+the issue's target of 99.5 % right is reached on the bench by the bf styles, not yet by
+2color and 4color (its bound of 1 wrong read in 10,000 is met on the bench by all four, and
+not asserted on this small sample beyond none wrong).
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ from vision.scene.hands import Spread, place_spread
 
 STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise=(1.0, 1.0))
 # (right at least, wrong at most) over the sample of each style.
-# Measured on this sample (seed 77): 99.66, 99.66, 98.30, 98.64 % right, none wrong; the
-# bench's 1,000 frames per style give 99.23, 99.27, 98.26, 98.36 % (bench/bench_vision.py).
-FLOORS = {"2color": (0.99, 0), "4color": (0.99, 0), "2color-bf": (0.97, 0),
-          "4color-bf": (0.97, 0)}
+# Measured on this sample (seed 77): 99.66, 99.66, 99.32, 100 % right, none wrong; the
+# bench's 1,000 frames per style give 99.32, 99.37, 99.64, 99.65 % (bench/bench_vision.py).
+FLOORS = {"2color": (0.99, 0), "4color": (0.99, 0), "2color-bf": (0.985, 0),
+          "4color-bf": (0.985, 0)}
 SCENES = 6
 
 
@@ -250,14 +251,16 @@ def test_the_fine_cut_vetoes_a_plain_read_only_when_sure_of_another_class() -> N
     assert _against(fine, np.zeros(3, np.int64), odds).tolist() == [True, False, False]
 
 
-def test_the_fine_cut_reads_more_and_no_worse() -> None:
+def test_the_fine_cut_reads_no_worse() -> None:
     """On the seeded tables of the style whose thin, large indices it was made for, the deck's
-    fine discriminants name more cards and misname none more than the coarse cut alone."""
+    fine discriminants name no fewer cards and misname none more than the coarse cut alone.
+    (They named more until patches kept only their own marks' ink: now the coarse cut names
+    as many of these tables' cards, 292 of 294.)"""
     style = "2color-bf"
     full = evaluate(reader(style), faces(style), SCENES, seed=77)
     coarse = dataclasses.replace(deck(style), fine_ranks=None, fine_suits=None)
     alone = evaluate(CardReader(coarse), faces(style), SCENES, seed=77)
-    assert full.right > alone.right, (full.right, alone.right)
+    assert full.right >= alone.right, (full.right, alone.right)
     assert full.wrong <= alone.wrong, full.mistakes
 
 

@@ -9,6 +9,9 @@ CODES: tuple[str, ...] = (*tuple(r + s for r in RANKS for s in SUITS), JOKER)
 # A deck also learns the "0" of a ten with its suit, the "1" unseen, as a rank of its own
 # (``samples``), so that it is told from an eight; it names no card.
 TEN_PART = "0"
+# And its "1" with its suit, the "0" unseen (cut from the patch, which keeps only its own
+# marks' ink), so that it is told from a seven or an ace.
+TEN_ONE = "1"
 
 
 def normalize(text: str) -> str:

@@ -71,6 +71,9 @@ class Groups:
     parent: NDArray[np.int64]  # groups with one parent are variants of one set of marks
     variant: NDArray[np.bool_]  # a part of a larger group of marks
     members: NDArray[np.int64]  # (N x k) the marks of each group, -1 beyond them
+    # The mark each pixel of the frame shows (-1: none), so that a group's patches keep only
+    # its own ink (``patch``); None with more marks than it holds.
+    mark_map: NDArray[np.int16] | None = None
 
     def __len__(self) -> int:
         return len(self.cx)
@@ -79,7 +82,7 @@ class Groups:
         """The groups selected by a mask or index array."""
         return Groups(self.cx[keep], self.cy[keep], self.theta[keep], self.major[keep],
                       self.minor[keep], self.pixels[keep], self.marks[keep], self.ends[keep],
-                      self.parent[keep], self.variant[keep], self.members[keep])
+                      self.parent[keep], self.variant[keep], self.members[keep], self.mark_map)
 
 
 class Masks(NamedTuple):
@@ -205,7 +208,8 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
                                   limits.link)
     members, owners, parent = _candidates(group_of, pa, pb, limits.group_size)
     groups = _aggregate(m, members, owners, len(parent), parent)
-    groups = dataclasses.replace(groups, members=_padded(members, owners, len(parent)))
+    groups = dataclasses.replace(groups, members=_padded(members, owners, len(parent)),
+                                 mark_map=_mark_map(labels, marks, count))
     elong = groups.major / np.maximum(groups.minor, 1e-6)
     ok = (
         (groups.marks >= 2) & (groups.marks <= limits.group_marks)
@@ -213,6 +217,18 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         & (groups.major >= limits.mark_min * 0.6)
     )
     return groups.take(ok)
+
+
+def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
+              ) -> NDArray[np.int16] | None:
+    """The mark (an index into ``marks``) each pixel shows, -1 for none; None where there
+    are more marks than an int16 holds (a frame of noise, not of cards)."""
+    if len(marks) > np.iinfo(np.int16).max:
+        return None
+    lut = np.full(count, -1, np.int16)
+    lut[marks] = np.arange(len(marks))
+    out: NDArray[np.int16] = lut[labels]
+    return out
 
 
 def _candidates(

@@ -10,6 +10,7 @@ and colour. Each group is cut in both senses of its axis; the wrong one matches 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -21,6 +22,15 @@ F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
 REMAP_ROWS = 32000  # cv2.remap takes maps of fewer than SHRT_MAX (32767) rows
+# The frame's map of marks (``Groups.mark_map``) and each patch's own marks (-1 beyond them).
+# A patch keeps only its own marks' ink (``_own_ink``). Over 1,000 bench frames per style
+# (seed 2026) right reads went 99.25, 99.29, 98.70, 98.80 -> 99.32, 99.37, 99.64, 99.65 %
+# (2color, 4color, 2color-bf, 4color-bf), wrong reads 2, 2, 3, 3 -> 3, 3, 0, 0. Before the
+# "1" of a ten was learned as a part (``codes.TEN_ONE``) the plain styles had 8 and 6 wrong
+# (tens read as sevens); keeping the ink of the candidate's whole linked group instead of
+# its own marks read 98.68 and 98.64 % with 8 and 9 wrong.
+Own = tuple[NDArray[np.int16], NDArray[np.int64]]
+_GROW = np.ones((3, 3), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -74,10 +84,11 @@ def geometry(groups: Groups, sense: int | NDArray[np.int_]) -> tuple[F64, F64, F
     return rank, suit, axis / length[:, None], length
 
 
-def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
-            size: tuple[int, int]) -> NDArray[np.uint8]:
-    """Patches of ``size`` centred on ``centre`` (original pixels), ``step`` image pixels per
-    patch pixel, from ``image`` (a pyramid level ``f`` times the original size), at once."""
+def _grid(centre: F64, down: F64, step: F64, f: float, size: tuple[int, int]
+          ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The remap grids ((N * h) x w each) of patches of ``size`` centred on ``centre``
+    (original pixels), ``step`` image pixels per patch pixel, in an image ``f`` times the
+    original size."""
     w, h = size
     u = np.arange(w, dtype=np.float32) - (w - 1) / 2
     v = np.arange(h, dtype=np.float32) - (h - 1) / 2
@@ -87,18 +98,70 @@ def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
     cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
     uu, vv = u[None, None, :], v[None, :, None]
     # The patch x axis in the image is (dy, -dx).
-    mx = cx + uu * dy + vv * dx
-    my = cy - uu * dx + vv * dy
-    n = len(centre)
-    out = np.empty((n, h, w, 3), np.uint8)
-    # A busy frame's patches are cut in blocks of at most REMAP_ROWS rows.
-    block = max(REMAP_ROWS // h, 1)
-    for i in range(0, n, block):
-        k = min(n - i, block)
-        out[i:i + k] = np.asarray(cv2.remap(
-            image, mx[i:i + k].reshape(k * h, w), my[i:i + k].reshape(k * h, w),
-            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8).reshape(k, h, w, 3)
+    return (cx + uu * dy + vv * dx).reshape(-1, w), (cy - uu * dx + vv * dy).reshape(-1, w)
+
+
+def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
+            size: tuple[int, int]) -> NDArray[np.uint8]:
+    """Patches of ``size`` centred on ``centre`` (original pixels), ``step`` image pixels per
+    patch pixel, from ``image`` (a pyramid level ``f`` times the original size), at once."""
+    mx, my = _grid(centre, down, step * f, f, size)
+    out = _remap(image, mx, my, cv2.INTER_LINEAR, cv2.BORDER_REPLICATE)
+    return out.reshape(len(centre), size[1], size[0], 3)
+
+
+def _marks_at(mark_map: NDArray[np.int16], centre: F64, down: F64, step: F64,
+              size: tuple[int, int]) -> NDArray[np.int16]:
+    """The mark (``Groups.mark_map``) each pixel of the patches ``_sample`` cuts shows, -1
+    for none: the map is sampled at the frame's own size, nearest pixel."""
+    mx, my = _grid(centre, down, step, 1.0, size)
+    out = _remap(mark_map, mx, my, cv2.INTER_NEAREST, cv2.BORDER_CONSTANT, -1)
+    return out.reshape(len(centre), size[1], size[0])
+
+
+def _remap(image: NDArray[np.uint8] | NDArray[np.int16], mx: NDArray[np.float32],
+           my: NDArray[np.float32], interpolation: int, border: int, value: int = 0
+           ) -> NDArray[Any]:
+    """``cv2.remap`` of ``image`` by maps of any number of rows: a busy frame's patches are
+    cut in blocks of at most ``REMAP_ROWS`` rows."""
+    out = np.empty((*mx.shape, *image.shape[2:]), image.dtype)
+    for i in range(0, len(mx), REMAP_ROWS):
+        out[i:i + REMAP_ROWS] = cv2.remap(image, mx[i:i + REMAP_ROWS], my[i:i + REMAP_ROWS],
+                                          interpolation, borderMode=border, borderValue=value)
     return out
+
+
+def _own_ink(patches: NDArray[np.uint8], marks: NDArray[np.int16], own: NDArray[np.int64]
+             ) -> NDArray[np.uint8]:
+    """``patches`` (N x h x w x 3) with every pixel that is not of its own
+    marks (``own``, N x k, -1 beyond them; ``marks``: the mark each patch pixel shows, -1 for
+    none) grown by a pixel (their blurred rims) painted with the patch's paper (its brightest
+    value per channel): the edge line of a card on top, a neighbour's index or a pip beside
+    an index are not read with it."""
+    n, h, w = marks.shape
+    own16 = np.where(own >= 0, own, -2).astype(np.int16)  # no pixel shows mark -2
+    mine = marks == own16[:, :1, None]
+    for k in range(1, own16.shape[1]):
+        mine |= marks == own16[:, k:k + 1, None]
+    # Each patch grown alone: a row of nothing between patches stacked for one dilation.
+    apart = np.zeros((n, h + 1, w), np.uint8)
+    apart[:, :h] = mine
+    grown = np.ascontiguousarray(cv2.dilate(apart.reshape(n * (h + 1), w), _GROW).reshape(
+        n, h + 1, w)[:, :h]).reshape(n * h, w)
+    # numpy's max over the middle axes is slow; over the last one (channels first) it is not
+    paper = np.ascontiguousarray(patches.reshape(n, h * w, 3).transpose(0, 2, 1)).max(axis=2)
+    out = np.asarray(cv2.resize(paper.reshape(n, 1, 3), (h * w, n),
+                                interpolation=cv2.INTER_NEAREST), np.uint8)
+    cv2.copyTo(patches.reshape(n * h, w, 3), grown, out.reshape(n * h, w, 3))
+    return out.reshape(n, h, w, 3)
+
+
+def _own(groups: Groups) -> Own | None:
+    """The frame's map of marks and each group's marks, where the groups carry the map."""
+    if groups.mark_map is None:
+        return None
+    most = int(groups.marks.max()) if len(groups) else 1
+    return groups.mark_map, groups.members[:, :most]
 
 
 def cut(pyramid: Pyramid, groups: Groups, sense: int | NDArray[np.int_],
@@ -113,8 +176,13 @@ def _patches(pyramid: Pyramid, groups: Groups, sense: int | NDArray[np.int_], sh
     """The rank and suit patches (BGR) of every group cut in one sense."""
     rank, suit, down, length = geometry(groups, sense)
     step = length / shape.scale  # image pixels per patch pixel
-    return (_by_level(pyramid, rank, down, step, shape.rank),
-            _by_level(pyramid, suit, down, step, shape.suit))
+    ranks = _by_level(pyramid, rank, down, step, shape.rank)
+    suits = _by_level(pyramid, suit, down, step, shape.suit)
+    own = _own(groups)
+    if own is None:
+        return ranks, suits
+    return (_own_ink(ranks, _marks_at(own[0], rank, down, step, shape.rank), own[1]),
+            _own_ink(suits, _marks_at(own[0], suit, down, step, shape.suit), own[1]))
 
 
 def _by_level(pyramid: Pyramid, centre: F64, down: F64, step: F64, size: tuple[int, int]
@@ -127,7 +195,7 @@ def _by_level(pyramid: Pyramid, centre: F64, down: F64, step: F64, size: tuple[i
     for k in np.unique(level).astype(int).tolist():
         sel = level == k
         f = 0.5**k
-        out[sel] = _sample(pyramid.level(k), centre[sel], down[sel], step[sel] * f, f, size)
+        out[sel] = _sample(pyramid.level(k), centre[sel], down[sel], step[sel], f, size)
     return out
 
 
@@ -156,14 +224,21 @@ def cut_both(pyramid: Pyramid, groups: Groups, shape: Shape = COARSE
         rank, _, down, length = geometry(groups.take(two), 0)
         # The strip's rows run from the rank's patch top to the turned rank's patch bottom;
         # its centre row lies halfway from the rank to the suit.
-        strips = _by_level(pyramid, rank + down * (length / 2)[:, None], down,
-                           length / shape.scale, (rw, rh + s))
+        mid, step = rank + down * (length / 2)[:, None], length / shape.scale
+        strips = _by_level(pyramid, mid, down, step, (rw, rh + s))
+        own = _own(groups.take(two))
+        marks = None if own is None else _marks_at(own[0], mid, down, step, (rw, rh + s))
         top, side = (rh - sh) // 2, (rw - sw) // 2
-        turned = strips[:, ::-1, ::-1]
-        out[0][0][two] = strips[:, :rh]
-        out[0][1][two] = strips[:, s + top:s + top + sh, side:side + sw]
-        out[1][0][two] = turned[:, :rh]
-        out[1][1][two] = turned[:, s + top:s + top + sh, side:side + sw]
+        for sense, flip in ((0, slice(None)), (1, slice(None, None, -1))):
+            strip = strips[:, flip, flip]
+            rank_cut = (slice(None), slice(None, rh))
+            suit_cut = (slice(None), slice(s + top, s + top + sh), slice(side, side + sw))
+            for part, cut_at in ((0, rank_cut), (1, suit_cut)):
+                got = strip[cut_at]
+                if own is not None and marks is not None:
+                    got = _own_ink(np.ascontiguousarray(got),
+                                   np.ascontiguousarray(marks[:, flip, flip][cut_at]), own[1])
+                out[sense][part][two] = got
     return describe(*out[0]), describe(*out[1])
 
 

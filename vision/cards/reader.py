@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from ..items import Item
 from . import patch, slots, strips
-from .codes import TEN_PART
+from .codes import TEN_ONE, TEN_PART
 from .deck import Deck
 from .felt import Felt
 from .ink import Groups, Limits, find_groups, masks
@@ -37,8 +37,9 @@ from .reads import CLEAN, SURE, Read, eliminate, in_step, like_sizes, merge, mov
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
-# A candidate read as a ten's "0" (``codes.TEN_PART``) fits this much worse in the
-# competition for marks (see _match): the ten's own group, "1" and all, should win it.
+# A candidate read as a part of a ten, its "0" or its "1" (``codes.TEN_PART``, ``TEN_ONE``),
+# fits this much worse in the competition for marks (see _match): the ten's own group, "1"
+# and all, should win it.
 PART = 0.6
 # A read that falls short of ``Thresholds`` is cut again at twice the resolution and named
 # there (see _settle) where the coarse cut fits no looser than FINE_FIT (in the units of
@@ -109,7 +110,8 @@ class CardReader:
         self.limits = Limits(link=deck.link)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
         names = deck.ranks.names
-        self._part = names.index(TEN_PART) if TEN_PART in names else -1
+        self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
+                               np.int64)
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
@@ -146,7 +148,8 @@ class CardReader:
                 for rv, sv in patch.cut_both(pyramid, groups)]
         fit = [d[0].min(axis=1) + d[1].min(axis=1) for d in dist]
         turned = fit[1] < fit[0]
-        part = np.where(turned, dist[1][0].argmin(axis=1), dist[0][0].argmin(axis=1)) == self._part
+        part = np.isin(np.where(turned, dist[1][0].argmin(axis=1), dist[0][0].argmin(axis=1)),
+                       self._parts)
         best_fit = np.minimum(fit[0], fit[1]) / np.where(part, PART, 1.0)
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []

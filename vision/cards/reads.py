@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 F64 = NDArray[np.float64]
 SIZE_SPREAD = 1.2  # how much larger one card may look than the median card of a frame
+ODD_SIZE = "odd size"  # the note of a read withdrawn for the size of card it implies
 SAME, CLASH = 0.12, 0.2  # card widths between the centres two reads give (see merge)
 # Two names closer than CLASH are two cards only when both reads fit this closely (``fit``)
 # and are this sure (``odds``); see _neighbours.
@@ -124,7 +125,7 @@ def like_sizes(reads: list[Read], widths: tuple[float, float]) -> list[Read]:
         if not odd:
             kept.append(r)
         elif r.code is not None:
-            kept.append(dataclasses.replace(r, code=None, note="odd size"))
+            kept.append(dataclasses.replace(r, code=None, note=ODD_SIZE))
     return kept
 
 

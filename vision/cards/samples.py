@@ -8,7 +8,9 @@ its card, its rank and suit vectors (in the right sense) and the card's geometry
 The "0" of a ten with its suit, the "1" dropped, is a group the reader also meets (a part of
 the ten's group, or the whole of it where the "1" is lost in an edge line), and it passes for
 an eight. It is learned as a rank of its own, ``TEN_PART``, that names no card, so the
-discriminant learns what tells an "0" from an "8" and such a group is read "unknown".
+discriminant learns what tells an "0" from an "8" and such a group is read "unknown". So is
+the "1" with its suit (``TEN_ONE``): a patch keeps only its own marks' ink, so that part
+shows no "0" beside it and passes for a seven.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from numpy.typing import NDArray
 from ..scene import Camera, Placement, Scene
 from ..scene.hands import Spread, place_spread
 from . import patch
-from .codes import TEN_PART
+from .codes import TEN_ONE, TEN_PART
 from .ink import Groups, Limits, find_groups, ink_mask
 
 Image = NDArray[np.uint8]
@@ -104,10 +106,11 @@ def _sheet(
             one = groups.take(np.array([g]))
             way = _way(one, sense, to_image)
             _add(out, placed.label, one, way, to_image, w, pyramid)
-            part = _ten_part(every, one, way) if placed.label[0] == "T" else None
-            if part is not None:
-                _add(out, TEN_PART + placed.label[1], part, _way(part, sense, to_image),
-                     to_image, w, pyramid)
+            if placed.label[0] == "T":
+                parts = _ten_parts(every, one, way)  # none, or both
+                for name, part in zip((TEN_PART, TEN_ONE), parts, strict=False):
+                    _add(out, name + placed.label[1], part, _way(part, sense, to_image),
+                         to_image, w, pyramid)
 
 
 def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) -> bool:
@@ -119,19 +122,20 @@ def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) 
     return False
 
 
-def _ten_part(every: Groups, ten: Groups, way: int) -> Groups | None:
-    """The part of a ten's group (``ten``, read in sense ``way``) that holds its "0" and
-    suit, when the group has three marks: of its two-mark parts ending at the ten's suit, the
-    one with more ink (the "0" outweighs the "1")."""
+def _ten_parts(every: Groups, ten: Groups, way: int) -> tuple[Groups, ...]:
+    """The parts of a ten's group (``ten``, read in sense ``way``) that hold its "0" and
+    suit, and its "1" and suit, when the group has three marks: its two-mark parts ending at
+    the ten's suit, the one with more ink first (the "0" outweighs the "1"); none else."""
     if ten.marks[0] != 3:
-        return None
+        return ()
     suit = ten.ends[0, way, 1]
     parts = np.flatnonzero((every.parent == ten.parent[0]) & every.variant & (every.marks == 2))
     ending = [int(k) for k in parts
               if np.abs(every.ends[k, :, 1] - suit).max(axis=1).min() < 1e-6]
     if len(ending) != 2:
-        return None
-    return every.take(np.array([max(ending, key=lambda k: float(every.pixels[k]))]))
+        return ()
+    ending.sort(key=lambda k: -float(every.pixels[k]))
+    return every.take(np.array(ending[:1])), every.take(np.array(ending[1:]))
 
 
 def _way(one: Groups, sense: int, to_image: NDArray[np.float64]) -> int:

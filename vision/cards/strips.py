@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..items import Item, Point
+from .reads import ODD_SIZE
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -188,8 +189,9 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     widths = np.hypot(edge_r[:, 0], edge_r[:, 1])
     right_axis = edge_r / np.maximum(widths, 1e-6)[:, None]
     down_axis = edge_d / np.maximum(np.hypot(edge_d[:, 0], edge_d[:, 1]), 1e-6)[:, None]
-    # Every card found, read or not, fills its place: an index read as unknown is still there.
-    others = np.array([i.center for i in items], np.float64)
+    # Every card found, read or not, fills its place: an index read as unknown is still there
+    # (not a read withdrawn for the size of card it implies: that is seldom an index).
+    others = np.array([i.center for i in items if i.note != ODD_SIZE], np.float64).reshape(-1, 2)
     rel = others[None, :, :] - centres[:, None, :]  # (card, item, xy)
     along = np.einsum("ijk,ik->ij", rel, right_axis) / widths[:, None]
     level = np.abs(np.einsum("ijk,ik->ij", rel, down_axis)) / widths[:, None] < 0.3
@@ -344,7 +346,7 @@ def _blank(grey: F32, left: int, top: int) -> bool:
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
             aspect: float, items: Sequence[Item]) -> list[Item]:
     out: list[Item] = []
-    taken = [np.array(i.center) for i in items]
+    taken = [np.array(i.center) for i in items if i.note != ODD_SIZE]
     for score, code, corner, right, down, width in sorted(found, key=lambda f: -f[0]):
         h = width * aspect
         centre = corner + right * width / 2 + down * h / 2
