@@ -227,7 +227,7 @@ def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
         return None
     lut = np.full(count, -1, np.int16)
     lut[marks] = np.arange(len(marks))
-    out: NDArray[np.int16] = lut[labels]
+    out: NDArray[np.int16] = np.take(lut, labels)  # quicker than lut[labels]
     return out
 
 
