@@ -112,12 +112,12 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True) -> Masks:
     fainter dark: that core, grown by a pixel into the dark around it, is ink too.
     """
     dark, core, lit = _tones(frame, white_window)
-    paper = np.asarray(cv2.bitwise_and(cv2.bitwise_not(dark), lit), np.uint8)
+    paper = _unmarked(lit, dark)
     inside = _filled(paper)
     if not tied:
         return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8), inside, paper)
     outside = cv2.bitwise_not(inside)
-    enclosed = _filled(np.asarray(cv2.bitwise_and(cv2.bitwise_not(core), lit), np.uint8))
+    enclosed = _filled(_unmarked(lit, core))
     cores = cv2.bitwise_and(cv2.bitwise_and(core, outside), enclosed)
     glyphs = cv2.bitwise_and(cv2.dilate(cores, _GROW), cv2.bitwise_and(dark, outside))
     ink = cv2.bitwise_or(cv2.bitwise_and(dark, inside), glyphs)
@@ -128,7 +128,12 @@ def dark_and_paper(frame: Image, white_window: int = 15) -> tuple[Image, Image]:
     """255 where a pixel is dark (its darkest channel below ``INK_RATIO`` of the white
     level around it), and where it is paper (lit, ``WHITE_MIN``, and not dark)."""
     dark, _, lit = _tones(frame, white_window)
-    return dark, np.asarray(cv2.bitwise_and(cv2.bitwise_not(dark), lit), np.uint8)
+    return dark, _unmarked(lit, dark)
+
+
+def _unmarked(lit: Image, dark: Image) -> Image:
+    """Paper: lit and not ``dark``."""
+    return np.asarray(cv2.bitwise_and(cv2.bitwise_not(dark), lit), np.uint8)
 
 
 def _tones(frame: Image, white_window: int) -> tuple[Image, Image, Image]:

@@ -139,6 +139,7 @@ def _own_ink(patches: NDArray[np.uint8], marks: NDArray[np.int16], own: NDArray[
     value per channel): the edge line of a card on top, a neighbour's index or a pip beside
     an index are not read with it."""
     n, h, w = marks.shape
+    patches = np.ascontiguousarray(patches)
     own16 = np.where(own >= 0, own, -2).astype(np.int16)  # no pixel shows mark -2
     mine = marks == own16[:, :1, None]
     for k in range(1, own16.shape[1]):
@@ -226,19 +227,19 @@ def cut_both(pyramid: Pyramid, groups: Groups, shape: Shape = COARSE
         # its centre row lies halfway from the rank to the suit.
         mid, step = rank + down * (length / 2)[:, None], length / shape.scale
         strips = _by_level(pyramid, mid, down, step, (rw, rh + s))
-        own = _own(groups.take(two))
-        marks = None if own is None else _marks_at(own[0], mid, down, step, (rw, rh + s))
         top, side = (rh - sh) // 2, (rw - sw) // 2
-        for sense, flip in ((0, slice(None)), (1, slice(None, None, -1))):
-            strip = strips[:, flip, flip]
-            rank_cut = (slice(None), slice(None, rh))
-            suit_cut = (slice(None), slice(s + top, s + top + sh), slice(side, side + sw))
-            for part, cut_at in ((0, rank_cut), (1, suit_cut)):
-                got = strip[cut_at]
-                if own is not None and marks is not None:
-                    got = _own_ink(np.ascontiguousarray(got),
-                                   np.ascontiguousarray(marks[:, flip, flip][cut_at]), own[1])
-                out[sense][part][two] = got
+        boxes = ((0, rh, 0, rw), (s + top, s + top + sh, side, side + sw))  # rank, suit
+
+        def cuts(a: NDArray[Any]) -> list[NDArray[Any]]:
+            """A strip's rank and suit, then its turned rank and suit."""
+            return [b[:, r0:r1, c0:c1] for b in (a, a[:, ::-1, ::-1]) for r0, r1, c0, c1 in boxes]
+
+        parts = cuts(strips)
+        own = _own(groups.take(two))
+        if own is not None:
+            marks = cuts(_marks_at(own[0], mid, down, step, (rw, rh + s)))
+            parts = [_own_ink(p, m, own[1]) for p, m in zip(parts, marks, strict=True)]
+        out[0][0][two], out[0][1][two], out[1][0][two], out[1][1][two] = parts
     return describe(*out[0]), describe(*out[1])
 
 
