@@ -40,22 +40,31 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert back.fine_suits.typical == original.fine_suits.typical
 
 
-def test_a_version_1_deck_loads_without_the_fine_cut(tmp_path: Path) -> None:
-    """A deck saved before the fine discriminants existed still loads, and reads without."""
+def test_a_deck_without_the_fine_cut_loads_and_older_versions_are_refused(
+        tmp_path: Path) -> None:
+    """A deck saved without the fine discriminants loads, and reads without. Decks of
+    versions 1 and 2 were learned from patches cut whole, which the reader no longer cuts:
+    they are refused, naming the file and asking for a new calibration; so is a version to
+    come."""
     path = tmp_path / "old.npz"
     dataclasses.replace(deck("2color"), fine_ranks=None, fine_suits=None).save(path)
     with np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays["meta"]))
     assert "fine_rank_typical" not in meta and not any(k.startswith("fine") for k in arrays)
-    meta["version"] = 1
-    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     back = Deck.load(path)
     assert back.fine_ranks is None and back.fine_suits is None
     assert back.codes == deck("2color").codes
-    meta["version"] = 3
+    for version in (1, 2):
+        meta["version"] = version
+        np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+        with pytest.raises(CalibrationError, match=(
+                rf"old.npz'.*version {version}, expected 'paigow-deck' version 3 "
+                r"\(an older calibration: make it again with `paigow vision calibrate cards`\)")):
+            Deck.load(path)
+    meta["version"] = 4
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
-    with pytest.raises(CalibrationError, match="version 3, expected 'paigow-deck' version 1 or 2"):
+    with pytest.raises(CalibrationError, match=r"version 4, expected 'paigow-deck' version 3$"):
         Deck.load(path)
 
 

@@ -5,7 +5,10 @@ and one for suits (``model.Lda``, over the vectors of ``patch``), and per face w
 index where the card's centre lies from the suit's centroid (in card widths, in the index's
 own frame: right, down) and the distance from the rank's centroid to the suit's (in card
 widths). A second pair of discriminants, over patches cut at twice the resolution
-(``patch.FINE``), settles close calls; a deck saved without them (version 1) reads without.
+(``patch.FINE``), settles close calls; a deck saved without them reads without. Decks of
+versions 1 and 2 were learned from patches cut whole, before a patch kept only its own
+marks' ink: their discriminants do not fit what the reader cuts now, so they are refused
+and the deck must be calibrated again.
 Faces without a corner index (this artwork's joker) have strip templates instead.
 """
 
@@ -26,8 +29,8 @@ from .model import Lda
 
 F32 = NDArray[np.float32]
 FORMAT = "paigow-deck"
-VERSION = 2
-READABLE = (1, 2)  # versions ``load`` reads
+VERSION = 3
+READABLE = (3,)  # versions ``load`` reads
 
 
 @dataclass(frozen=True)
@@ -99,10 +102,13 @@ class Deck:
                 meta = json.loads(str(data["meta"]))
                 arrays = {k: data[k] for k in data.files if k != "meta"}
             if meta.get("format") != FORMAT or meta.get("version") not in READABLE:
+                again = (" (an older calibration: make it again with `paigow vision calibrate "
+                         "cards`)") if meta.get("format") == FORMAT and meta.get("version") in (
+                             1, 2) else ""
                 raise CalibrationError(
                     f"{where!r}: format {meta.get('format')!r} version "
                     f"{meta.get('version')!r}, expected {FORMAT!r} version "
-                    f"{' or '.join(map(str, READABLE))}"
+                    f"{' or '.join(map(str, READABLE))}{again}"
                 )
             fine = "fine_rank_typical" in meta
             return cls(
