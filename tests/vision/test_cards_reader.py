@@ -20,6 +20,7 @@ from vision.cards import CardReader
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import masks
 from vision.cards.reader import FINE_ODDS, IN_STEP_ODDS, Thresholds, _against, _settle
+from vision.cards.strips import EDGE_SLACK, _edge
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -128,6 +129,28 @@ def test_a_covered_joker_matching_faintly_is_found_by_its_clear_edge(
     named = [i for i in found if i.code == "Jk"]
     assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, joker)) < 15
     assert hand <= {i.code for i in found}
+
+
+def test_a_covered_joker_whose_edge_lies_a_column_off_is_found() -> None:
+    """A crop of bench frame 124 (2color, seed 2026): a turned spread whose covered joker's
+    strip matches well (0.91) but whose left edge, a faint shadow on the card beneath, lies
+    a band column from where the strip puts it (``strips.EDGE_SLACK``): it is named there,
+    and the rest of its hand read."""
+    found = reader("2color").read(golden("2color-frame124-edge-off.png"))
+    named = [i for i in found if i.code == "Jk"]
+    assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, (107.9, 79.1))) < 5
+    assert {"2d", "Ad", "3c", "Th"} <= {i.code for i in found}
+
+
+def test_a_card_edge_is_sought_within_the_slack_only() -> None:
+    """``strips._edge`` finds a shadowed edge a column either side of where it is told to
+    look (``EDGE_SLACK``), and none three columns off."""
+    band = np.full((60, 40), 200.0, np.float32)
+    band[:, 15] = 120.0  # a shadow line just left of an edge at column 16
+    assert _edge(band, 16, 0, 60) == pytest.approx(0.6)
+    assert _edge(band, 16 + EDGE_SLACK, 0, 60) == pytest.approx(0.6)
+    assert _edge(band, 16 - EDGE_SLACK, 0, 60) == pytest.approx(0.6)
+    assert _edge(band, 20, 0, 60) == 1.0
 
 
 def _joker_found(style: str, codes: list[str], seed: int, angle: float, width: float,
