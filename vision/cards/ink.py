@@ -51,6 +51,16 @@ class Limits:
     elongation: tuple[float, float] = (1.25, 7.0)
 
 
+class MarkMap(NamedTuple):
+    """The mark each pixel of a frame shows: its connected component (``labels``) looked up
+    in ``lut`` (an index into the frame's marks, -1 for none, the background's label 0
+    included). Looked up only where patches sample it (``patch._marks_at``), not over the
+    whole frame (1.0 ms per 1280 x 720 frame)."""
+
+    labels: NDArray[np.int32]
+    lut: NDArray[np.int16]
+
+
 @dataclass(frozen=True)
 class Groups:
     """Candidate indices: per group its centroid (x, y), axis angle in radians (the long
@@ -71,9 +81,9 @@ class Groups:
     parent: NDArray[np.int64]  # groups with one parent are variants of one set of marks
     variant: NDArray[np.bool_]  # a part of a larger group of marks
     members: NDArray[np.int64]  # (N x k) the marks of each group, -1 beyond them
-    # The mark each pixel of the frame shows (-1: none), so that a group's patches keep only
-    # its own ink (``patch``); None with more marks than it holds.
-    mark_map: NDArray[np.int16] | None = None
+    # The mark each pixel of the frame shows, so that a group's patches keep only its own
+    # ink (``patch``); None with more marks than an int16 holds.
+    mark_map: MarkMap | None = None
 
     def __len__(self) -> int:
         return len(self.cx)
@@ -225,15 +235,14 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
 
 
 def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
-              ) -> NDArray[np.int16] | None:
+              ) -> MarkMap | None:
     """The mark (an index into ``marks``) each pixel shows, -1 for none; None where there
     are more marks than an int16 holds (a frame of noise, not of cards)."""
     if len(marks) > np.iinfo(np.int16).max:
         return None
     lut = np.full(count, -1, np.int16)
     lut[marks] = np.arange(len(marks))
-    out: NDArray[np.int16] = np.take(lut, labels)  # quicker than lut[labels]
-    return out
+    return MarkMap(labels, lut)
 
 
 def _candidates(

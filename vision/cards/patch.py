@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .ink import Groups
+from .ink import Groups, MarkMap
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -29,7 +29,7 @@ REMAP_ROWS = 32000  # cv2.remap takes maps of fewer than SHRT_MAX (32767) rows
 # "1" of a ten was learned as a part (``codes.TEN_ONE``) the plain styles had 8 and 6 wrong
 # (tens read as sevens); keeping the ink of the candidate's whole linked group instead of
 # its own marks read 98.68 and 98.64 % with 8 and 9 wrong.
-Own = tuple[NDArray[np.int16], NDArray[np.int64]]
+Own = tuple[MarkMap, NDArray[np.int64]]
 _GROW = np.ones((3, 3), np.uint8)
 
 
@@ -110,16 +110,18 @@ def _sample(image: Image, centre: F64, down: F64, step: F64, f: float,
     return out.reshape(len(centre), size[1], size[0], 3)
 
 
-def _marks_at(mark_map: NDArray[np.int16], centre: F64, down: F64, step: F64,
+def _marks_at(mark_map: MarkMap, centre: F64, down: F64, step: F64,
               size: tuple[int, int]) -> NDArray[np.int16]:
     """The mark (``Groups.mark_map``) each pixel of the patches ``_sample`` cuts shows, -1
-    for none: the map is sampled at the frame's own size, nearest pixel."""
+    for none: the frame's labels are sampled at its own size, nearest pixel (label 0, no
+    mark, beyond it), and looked up."""
     mx, my = _grid(centre, down, step, 1.0, size)
-    out = _remap(mark_map, mx, my, cv2.INTER_NEAREST, cv2.BORDER_CONSTANT, -1)
+    labels = _remap(mark_map.labels, mx, my, cv2.INTER_NEAREST, cv2.BORDER_CONSTANT, 0)
+    out: NDArray[np.int16] = np.take(mark_map.lut, labels)
     return out.reshape(len(centre), size[1], size[0])
 
 
-def _remap(image: NDArray[np.uint8] | NDArray[np.int16], mx: NDArray[np.float32],
+def _remap(image: NDArray[np.uint8] | NDArray[np.int32], mx: NDArray[np.float32],
            my: NDArray[np.float32], interpolation: int, border: int, value: int = 0
            ) -> NDArray[Any]:
     """``cv2.remap`` of ``image`` by maps of any number of rows: a busy frame's patches are
