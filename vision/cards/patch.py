@@ -146,11 +146,12 @@ def _own_ink(patches: NDArray[np.uint8], marks: NDArray[np.int16], own: NDArray[
     mine = marks == own16[:, :1, None]
     for k in range(1, own16.shape[1]):
         mine |= marks == own16[:, k:k + 1, None]
-    # Each patch grown alone: a row of nothing between patches stacked for one dilation.
-    apart = np.zeros((n, h + 1, w), np.uint8)
-    apart[:, :h] = mine
-    grown = np.ascontiguousarray(cv2.dilate(apart.reshape(n * (h + 1), w), _GROW).reshape(
-        n, h + 1, w)[:, :h]).reshape(n * h, w)
+    # Each patch grown alone: the patches side by side, a column of nothing between them,
+    # for one dilation of long rows (1.5 -> 1.0 ms per frame against stacked patches).
+    apart = np.zeros((h, n, w + 1), np.uint8)
+    apart[:, :, :w] = mine.transpose(1, 0, 2)
+    grown = np.ascontiguousarray(cv2.dilate(apart.reshape(h, n * (w + 1)), _GROW).reshape(
+        h, n, w + 1)[:, :, :w].transpose(1, 0, 2)).reshape(n * h, w)
     # numpy's max over the middle axes is slow; over the last one (channels first) it is not
     paper = np.ascontiguousarray(patches.reshape(n, h * w, 3).transpose(0, 2, 1)).max(axis=2)
     out = np.asarray(cv2.resize(paper.reshape(n, 1, 3), (h * w, n),
@@ -233,15 +234,21 @@ def cut_both(pyramid: Pyramid, groups: Groups, shape: Shape = COARSE
         boxes = ((0, rh, 0, rw), (s + top, s + top + sh, side, side + sw))  # rank, suit
 
         def cuts(a: NDArray[Any]) -> list[NDArray[Any]]:
-            """A strip's rank and suit, then its turned rank and suit."""
-            return [b[:, r0:r1, c0:c1] for b in (a, a[:, ::-1, ::-1]) for r0, r1, c0, c1 in boxes]
+            """A strip's rank and suit, then its turned rank and suit, the strips turned
+            by one flip of their stack, which also reverses their order (numpy copies a
+            view turned in both axes pixel by pixel: 1.0 -> 0.2 ms for 150 BGR strips)."""
+            turned = cv2.flip(a.reshape(-1, *a.shape[2:]), -1).reshape(a.shape)
+            return [b[:, r0:r1, c0:c1] for b in (a, turned) for r0, r1, c0, c1 in boxes]
 
         parts = cuts(strips)
         own = _own(groups.take(two))
         if own is not None:
             marks = cuts(_marks_at(own[0], mid, down, step, (rw, rh + s)))
-            parts = [_own_ink(p, m, own[1]) for p, m in zip(parts, marks, strict=True)]
-        out[0][0][two], out[0][1][two], out[1][0][two], out[1][1][two] = parts
+            mine = (own[1], own[1], own[1][::-1], own[1][::-1])
+            parts = [_own_ink(p, m, o) for p, m, o in zip(parts, marks, mine, strict=True)]
+        rows = np.flatnonzero(two)
+        out[0][0][rows], out[0][1][rows] = parts[:2]
+        out[1][0][rows[::-1]], out[1][1][rows[::-1]] = parts[2:]
     return describe(*out[0]), describe(*out[1])
 
 
