@@ -145,11 +145,12 @@ def merge(reads: list[Read]) -> list[Read]:
         # Reads of one card agree on its centre (within SAME); two cards of a spread lie at
         # least a step apart, so two different names closer than CLASH are one card, and
         # once a place is in conflict no later name settles it.
-        near = [k for k, j in enumerate(slot) if apart[i, j] < CLASH]
-        twin = next((k for k in near if apart[i, slot[k]] < SAME), None)
+        row = apart[i].tolist()  # a list's floats index 10x quicker than the array's
+        near = [k for k, j in enumerate(slot) if row[j] < CLASH]
+        twin = next((k for k in near if row[slot[k]] < SAME), None)
         rivals = [k for k in near if r.code is not None and (
             kept[k].code not in (None, r.code) or kept[k].note == "conflict")
-            and not _neighbours(r, kept[k], float(apart[i, slot[k]]))]
+            and not _neighbours(r, kept[k], row[slot[k]])]
         if r.weak and rivals:
             continue  # a weak name (fine cut only, or in step) yields to any other here
         for k in [k for k in rivals if kept[k].weak]:
