@@ -51,6 +51,9 @@ def link_marks(
     """
     _, cx, cy, theta, major, minor = shape(moments)
     elong = major / np.maximum(minor, 1e-6)
+    # Per mark, taken per pair: a pair's trigonometry made once (numpy's cos and sin give
+    # an element the same value wherever it lies in an array).
+    cos, sin = np.cos(theta), np.sin(theta)
     n = len(x)
     order = np.argsort(x, kind="stable")
     x0, y0 = x[order].astype(np.float64), y[order].astype(np.float64)
@@ -71,7 +74,7 @@ def link_marks(
     # whole one (a suit cut from a frame, under its rank).
     ref = np.where((elong[oa] >= elong[ob]) & ~cut[oa] | cut[ob], oa, ob)
     dx, dy = cx[ob] - cx[oa], cy[ob] - cy[oa]
-    cos_t, sin_t = np.cos(theta[ref]), np.sin(theta[ref])
+    cos_t, sin_t = cos[ref], sin[ref]
     along = (
         (np.abs(dx * cos_t + dy * sin_t) >= ALONG_COS * np.hypot(dx, dy))
         & (elong[ref] >= 1.25) & (np.abs(dy * cos_t - dx * sin_t) <= 0.5 * small)
@@ -86,10 +89,10 @@ def link_marks(
     # join nothing, else they chain whole spreads into one group.
     thin = (elong >= 3.0) & (minor <= 2.0)
     both = thin[oa] & thin[ob]
-    ca = np.abs(dx * np.cos(theta[oa]) + dy * np.sin(theta[oa]))
-    cb = np.abs(dx * np.cos(theta[ob]) + dy * np.sin(theta[ob]))
+    ca = np.abs(dx * cos[oa] + dy * sin[oa])
+    cb = np.abs(dx * cos[ob] + dy * sin[ob])
     dist = np.maximum(np.hypot(dx, dy), 1e-6)
-    lateral = np.abs(dy * np.cos(theta[oa]) - dx * np.sin(theta[oa]))
+    lateral = np.abs(dy * cos[oa] - dx * sin[oa])
     inline = both & (ca >= 0.95 * dist) & (cb >= 0.95 * dist) & (lateral <= 1.5) & (
         np.maximum(gap_x, gap_y) <= 2 * small)
     line = np.zeros(len(elong), np.bool_)
@@ -107,7 +110,11 @@ def link_marks(
             label = label[label]
             if np.array_equal(label, before):
                 break
-    _, dense = np.unique(label, return_inverse=True)
+    # Each group's number: its root's rank among the roots (what np.unique's inverse gives,
+    # without sorting).
+    root = np.zeros(n, np.bool_)
+    root[label] = True
+    dense = np.cumsum(root)[label] - 1
     out = np.empty(n, np.int64)
     out[order] = dense
     return out, order[pa], order[pb]
