@@ -144,7 +144,7 @@ def test_a_covered_joker_whose_edge_lies_a_column_off_is_found() -> None:
 
 def test_a_card_edge_is_sought_within_the_slack_only() -> None:
     """``strips._edge`` finds a shadowed edge a column either side of where it is told to
-    look (``EDGE_SLACK``), and none three columns off."""
+    look (``EDGE_SLACK``), and none four columns off."""
     band = np.full((60, 40), 200.0, np.float32)
     band[:, 15] = 120.0  # a shadow line just left of an edge at column 16
     assert _edge(band, 16, 0, 60) == pytest.approx(0.6)
