@@ -70,9 +70,10 @@ FAINT, CLEAR = 0.5, 0.5
 # A match between the two (down to MIDDLING) names it where the edge shows fairly
 # (MIDDLING_EDGE). Every strip match that did not lie at a joker was logged over 300 frames
 # of 2color and 4color (seed 2026) and of each style (seed 11): none scored 0.55 or more
-# with an edge of 0.9 or less that the rules above did not already take. Over 1,000 bench frames (seed 2026) this found
-# 13, 10, 9 and 11 more covered jokers in 2color, 4color, 2color-bf and 4color-bf, with the
-# same wrong reads; over 300 frames of seed 11, 1 more in 2color and in 4color.
+# with an edge of 0.9 or less that the rules above did not already take. Over 1,000 bench
+# frames (seed 2026) this found 13, 10, 9 and 11 more covered jokers in 2color, 4color,
+# 2color-bf and 4color-bf, with the same wrong reads; over 300 frames of seed 11, 1 more in
+# 2color and in 4color.
 MIDDLING, MIDDLING_EDGE = 0.55, 0.9
 LOOSE = 0.4  # the least where the face's eyes show too (``_eyes``: a joker lying on top)
 EYES = ((0.375, 0.658), (0.621, 0.658))  # this artwork's joker's eyes, card widths from top-left
