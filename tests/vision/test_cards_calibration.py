@@ -11,9 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import deck, faces, faces_dir
+from tests.vision.conftest import STYLES, deck, faces, faces_dir
 from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize
+from vision.cards.calibrate import SHARPEN, THIN, _references, choose_sharpen, stroke
 from vision.cards.codes import TEN_ONE, TEN_PART
+from vision.cards.ink import Limits
 from vision.errors import CalibrationError
 
 
@@ -32,6 +34,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     original.save(path)
     back = Deck.load(path)
     assert back.codes == original.codes and back.link == original.link
+    assert back.sharpen == original.sharpen == SHARPEN
     assert np.array_equal(back.ranks.projection, original.ranks.projection)
     assert back.strip_accept == original.strip_accept
     assert back.fine_ranks is not None and original.fine_ranks is not None
@@ -66,6 +69,18 @@ def test_a_deck_without_the_fine_cut_loads_and_older_versions_are_refused(
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     with pytest.raises(CalibrationError, match=r"version 4, expected 'paigow-deck' version 3$"):
         Deck.load(path)
+
+
+def test_a_deck_saved_before_sharpening_reads_unsharpened(tmp_path: Path) -> None:
+    """A deck file without ``sharpen`` was learned from unsharpened ink: it loads with none."""
+    path = tmp_path / "before.npz"
+    deck("2color").save(path)
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    assert meta.pop("sharpen") == SHARPEN
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert Deck.load(path).sharpen == 0.0
 
 
 def test_load_refuses_other_files(tmp_path: Path) -> None:
@@ -122,3 +137,20 @@ def test_codes(text: str, code: str) -> None:
 def test_bad_code() -> None:
     with pytest.raises(ValueError, match="'1x'"):
         normalize("1x")
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_deck_of_thin_strokes_is_sharpened_and_a_bold_one_not(style: str) -> None:
+    """The plain styles draw their ranks with strokes under ``THIN`` card widths on every
+    face, the bold ("-bf") styles over it: the first are sharpened before the ink threshold,
+    the second not, and the calibration says so."""
+    cards = {code: card_face(face) for code, face in faces(style).items()}
+    renders = _references(cards)
+    link = deck(style).link
+    widths = [w for (image, pose), face in zip(renders, cards.values(), strict=True)
+              if (w := stroke(image, pose, face, Limits(link=link))) is not None]
+    assert len(widths) == len(CODES) - 1  # the joker shows no index
+    bold = style.endswith("-bf")
+    assert all((w > THIN) == bold for w in widths)
+    chosen = choose_sharpen(cards, link, renders)
+    assert chosen == deck(style).sharpen == (0.0 if bold else SHARPEN)

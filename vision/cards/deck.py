@@ -50,6 +50,7 @@ class Deck:
     strip_accept: float = 1.0  # correlation that names a strip face
     fine_ranks: Lda | None = None
     fine_suits: Lda | None = None
+    sharpen: float = 0.0  # unsharp amount before the ink threshold (``ink.Limits.sharpen``)
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -71,7 +72,7 @@ class Deck:
             "link": self.link, "codes": list(self.codes), "strip_codes": list(self.strip_codes),
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
-            "strip_accept": self.strip_accept,
+            "strip_accept": self.strip_accept, "sharpen": self.sharpen,
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -121,6 +122,7 @@ class Deck:
                 strip_codes=tuple(meta["strip_codes"]),
                 strips=arrays["strips"].astype(np.float32),
                 strip_accept=float(meta["strip_accept"]),
+                sharpen=float(meta.get("sharpen", 0.0)),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],

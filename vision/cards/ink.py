@@ -35,6 +35,14 @@ WHITE_MIN = 70  # local white below this is not a card (felt, shadow)
 # 368 to 111, with wrong reads 2, 2, 2, 4 -> 2, 2, 3, 3. At 0.4 and 0.5 (200 frames of
 # 2color-bf) it read as many right to within 0.1 %.
 CORE_RATIO = 0.45
+# Thin strokes are sharpened before the ink threshold (``_tones``): the darkest channel plus
+# ``Limits.sharpen`` times its difference from itself blurred by SHARPEN_SIGMA pixels (an
+# unsharp mask). Blur leaves a stroke a pixel or so wide only 0.66-0.90 as dark as the paper,
+# so the threshold keeps fragments of it; sharpening darkens the stroke and lightens the gap
+# beside it, so it restores the stroke without joining it to the next glyph (growing the ink
+# into fainter pixels joined rank and suit). Each deck learns whether it needs it
+# (``calibrate.choose_sharpen``).
+SHARPEN_SIGMA = 1.0
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,7 @@ class Limits:
     group_marks: int = 3  # most marks in an index: "1", "0" and the suit
     group_size: int = 6  # most marks in a group whose subsets are tried
     link: float = LINK  # each deck learns its own (``calibrate.choose_link``)
+    sharpen: float = 0.0  # unsharp amount before the ink threshold (``calibrate.choose_sharpen``)
     elongation: tuple[float, float] = (1.25, 7.0)
 
 
@@ -104,14 +113,17 @@ class Masks(NamedTuple):
     paper: Image
 
 
-def ink_mask(frame: Image, white_window: int = 15, tied: bool = True) -> Image:
+def ink_mask(frame: Image, white_window: int = 15, tied: bool = True,
+             sharpen: float = 0.0) -> Image:
     """255 where a pixel is ink: darker than ``INK_RATIO`` of its neighbourhood's white,
     and inside a card (a patch of paper with its holes filled), so the felt is never ink;
-    ``tied``: glyphs tied to the felt by a card's edge line too (see ``masks``)."""
-    return masks(frame, white_window, tied).ink
+    ``tied``: glyphs tied to the felt by a card's edge line too (see ``masks``); ``sharpen``:
+    see ``SHARPEN_SIGMA``."""
+    return masks(frame, white_window, tied, sharpen).ink
 
 
-def masks(frame: Image, white_window: int = 15, tied: bool = True) -> Masks:
+def masks(frame: Image, white_window: int = 15, tied: bool = True,
+          sharpen: float = 0.0) -> Masks:
     """The ink mask (``ink_mask``), the cards mask it is cut from (255 inside every patch
     of paper, its holes filled: ink, pictures, but not marks tied to the felt by a card's
     edge line) and the paper mask.
@@ -121,7 +133,7 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True) -> Masks:
     the white, which edge lines and shadows are not) is a hole in the paper taken with the
     fainter dark: that core, grown by a pixel into the dark around it, is ink too.
     """
-    dark, core, lit = _tones(frame, white_window)
+    dark, core, lit = _tones(frame, white_window, sharpen)
     paper = _unmarked(lit, dark)
     inside = _filled(paper)
     if not tied:
@@ -134,10 +146,12 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True) -> Masks:
     return Masks(np.asarray(ink, np.uint8), inside, paper)
 
 
-def dark_and_paper(frame: Image, white_window: int = 15) -> tuple[Image, Image]:
-    """255 where a pixel is dark (its darkest channel below ``INK_RATIO`` of the white
-    level around it), and where it is paper (lit, ``WHITE_MIN``, and not dark)."""
-    dark, _, lit = _tones(frame, white_window)
+def dark_and_paper(frame: Image, white_window: int = 15, sharpen: float = 0.0
+                   ) -> tuple[Image, Image]:
+    """255 where a pixel is dark (its darkest channel, sharpened by ``sharpen``, below
+    ``INK_RATIO`` of the white level around it), and where it is paper (lit, ``WHITE_MIN``,
+    and not dark)."""
+    dark, _, lit = _tones(frame, white_window, sharpen)
     return dark, _unmarked(lit, dark)
 
 
@@ -146,13 +160,17 @@ def _unmarked(lit: Image, dark: Image) -> Image:
     return np.asarray(cv2.bitwise_and(cv2.bitwise_not(dark), lit), np.uint8)
 
 
-def _tones(frame: Image, white_window: int) -> tuple[Image, Image, Image]:
-    """Dark (``INK_RATIO``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks."""
+def _tones(frame: Image, white_window: int, sharpen: float = 0.0
+           ) -> tuple[Image, Image, Image]:
+    """Dark (``INK_RATIO``, of the darkest channel sharpened by ``sharpen``: see
+    ``SHARPEN_SIGMA``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks."""
     blue, green, red = cv2.split(frame)  # contiguous planes: 3x quicker than strided views
     low = cv2.min(cv2.min(blue, green), red)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
     white = cv2.blur(cv2.dilate(low, kernel), (white_window, white_window))
-    dark = cv2.compare(low, cv2.LUT(white, _RATIO_LUT), cv2.CMP_LT)
+    sharp = low if sharpen <= 0 else cv2.addWeighted(
+        low, 1.0 + sharpen, cv2.GaussianBlur(low, (0, 0), SHARPEN_SIGMA), -sharpen, 0.0)
+    dark = cv2.compare(sharp, cv2.LUT(white, _RATIO_LUT), cv2.CMP_LT)
     core = cv2.compare(low, cv2.LUT(white, _CORE_LUT), cv2.CMP_LT)
     lit = cv2.threshold(low, WHITE_MIN, 255, cv2.THRESH_BINARY)[1]
     return np.asarray(dark, np.uint8), np.asarray(core, np.uint8), np.asarray(lit, np.uint8)

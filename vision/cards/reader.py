@@ -107,7 +107,7 @@ class CardReader:
         self.deck = deck
         self.thresholds = thresholds or Thresholds()
         self.second_look = second_look  # look again at the empty places of spreads
-        self.limits = Limits(link=deck.link)
+        self.limits = Limits(link=deck.link, sharpen=deck.sharpen)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
         names = deck.ranks.names
         self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
@@ -115,7 +115,7 @@ class CardReader:
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
-        ink, _, paper = masks(frame)
+        ink, _, paper = masks(frame, sharpen=self.limits.sharpen)
         felt = Felt(paper)
         groups = self._candidates(find_groups(frame, self.limits, ink))
         reads = self._match(frame, groups)
@@ -260,7 +260,8 @@ class CardReader:
         beside = [reads[i] for i in rows]
         places = slots.cut(frame, corners[rows], rights[rows], downs[rows], widths[rows],
                            [side for _, side in empty])
-        groups = self._candidates(find_groups(places.image, self.limits, slots.ink(places)))
+        groups = self._candidates(find_groups(places.image, self.limits,
+                                                 slots.ink(places, self.limits.sharpen)))
         found: list[Read] = []
         for n in self._match(places.image, groups):
             k = places.owner(float(n.indices[0][0][0]))

@@ -82,7 +82,7 @@ def _sheet(
     # from them too left more reads unsure (2color-bf over 1,000 bench frames, seed 2026:
     # 475 covered cards against 318) and more wrong (5, 4, 5, 4 against 2, 2, 3, 3 over the
     # four styles).
-    every = find_groups(image, limits, ink_mask(image, tied=False))
+    every = find_groups(image, limits, ink_mask(image, tied=False, sharpen=limits.sharpen))
     groups = every.take(~every.variant)  # learn cards from whole groups only
     if len(groups) == 0:
         return

@@ -136,10 +136,10 @@ def cut(frame: Image, corners: F64, rights: F64, downs: F64, widths: F64,
                   search)
 
 
-def ink(places: Places) -> Image:
-    """Ink in the places' image: dark (``ink.dark_and_paper``), not felt, no card edge, and
-    where an index may lie."""
-    dark, paper = dark_and_paper(places.image)
+def ink(places: Places, sharpen: float = 0.0) -> Image:
+    """Ink in the places' image: dark (``ink.dark_and_paper``, sharpened by ``sharpen``),
+    not felt, no card edge, and where an index may lie."""
+    dark, paper = dark_and_paper(places.image, sharpen=sharpen)
     width = places.width
     wide = cv2.morphologyEx(cv2.bitwise_not(paper), cv2.MORPH_OPEN,
                             np.ones((FELT, FELT), np.uint8))
