@@ -23,17 +23,21 @@ from vision.cards import CardReader, patch
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
 from vision.cards.ink import _candidates, find_groups, masks
+from vision.cards.link import Links
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
 STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise=(1.0, 1.0))
 
 
-def _offered(joins: list[tuple[int, int]], marks: int) -> set[tuple[int, ...]]:
-    """The candidates ``_candidates`` offers for one group of ``marks`` marks so joined."""
+def _offered(joins: list[tuple[int, int]], marks: int, beside: tuple[tuple[int, int], ...] = ()
+             ) -> set[tuple[int, ...]]:
+    """The candidates ``_candidates`` offers for one group of ``marks`` marks so joined,
+    the joins ``beside`` side by side, the rest one over the other."""
     pa = np.array([a for a, _ in joins], np.int64)
     pb = np.array([b for _, b in joins], np.int64)
-    members, owners, _ = _candidates(np.zeros(marks, np.int64), pa, pb, most=6)
+    along = np.array([j not in beside for j in joins], np.bool_)
+    members, owners, _ = _candidates(Links(np.zeros(marks, np.int64), pa, pb, along), most=6)
     return {tuple(sorted(members[owners == k].tolist())) for k in np.unique(owners).tolist()}
 
 
@@ -46,6 +50,16 @@ def test_a_groups_subsets_are_offered_only_where_they_hang_together() -> None:
     offered = _offered([(0, 1), (1, 2), (2, 3)], 4)
     assert {(0, 1, 2), (1, 2, 3)} <= offered
     assert not {(0, 1, 3), (0, 2, 3), (0, 2), (1, 3), (0, 3)} & offered
+
+
+def test_a_subset_is_offered_only_with_a_mark_over_another() -> None:
+    """A ten's "1" and "0" side by side (0, 1) over its suit (2): the whole, the "0" over
+    the suit and the three, not the "1" and "0" alone; marks only side by side (a row of
+    pips, a chain of eight) offer no subset."""
+    assert _offered([(0, 1), (1, 2)], 3, beside=((0, 1),)) == {(0, 1, 2), (1, 2)}
+    row = [(k, k + 1) for k in range(7)]
+    assert _offered(row, 8, beside=tuple(row)) == {tuple(range(8))}
+    assert _offered(row, 8) >= {(0, 1), (0, 1, 2)}
 
 
 @pytest.mark.parametrize("code", ["7c", "Td"])

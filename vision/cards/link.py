@@ -9,6 +9,8 @@ beside it. Pieces of one hairline (a card's edge) join nothing.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -37,12 +39,23 @@ def shape(m: F64) -> tuple[F64, F64, F64, F64, F64, F64]:
     return m[:, 0], mx, my, theta, major, minor
 
 
+class Links(NamedTuple):
+    """How marks join: each mark's group number (``group_of``), and the pairs of marks
+    joined (``pa``, ``pb``: mark numbers), each ``along`` the axis (one over the other) or
+    not (side by side, or two round marks)."""
+
+    group_of: NDArray[np.int64]
+    pa: NDArray[np.int64]
+    pb: NDArray[np.int64]
+    along: NDArray[np.bool_]
+
+
 def link_marks(
     x: NDArray[np.int32], y: NDArray[np.int32], w: NDArray[np.int32], h: NDArray[np.int32],
     cut: NDArray[np.bool_], moments: F64, link: float,
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+) -> Links:
     """Group numbers of marks of like height (within ``SIMILAR``) that lie close, and the
-    pairs of marks joined (two arrays of mark numbers).
+    pairs of marks joined (``Links``).
 
     Marks one above the other along the long axis of the more elongated one (rank over suit)
     join when their boxes are closer than ``ALONG`` times the smaller height; marks side by
@@ -99,7 +112,7 @@ def link_marks(
     line[oa[inline]] = True
     line[ob[inline]] = True
     near &= ~(line[oa] | line[ob])
-    pa, pb = a[near], b[near]
+    pa, pb, pair_along = a[near], b[near], along[near]
     label = np.arange(n)
     if len(pa):
         while True:
@@ -117,4 +130,4 @@ def link_marks(
     dense = np.cumsum(root)[label] - 1
     out = np.empty(n, np.int64)
     out[order] = dense
-    return out, order[pa], order[pb]
+    return Links(out, order[pa], order[pb], pair_along)
