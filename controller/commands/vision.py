@@ -49,7 +49,9 @@ def cmd_calibrate_cards(args: argparse.Namespace) -> int:
         raise VisionCommandError(str(err)) from err
     strip = f", {len(deck.strip_codes)} by edge strip ({' '.join(deck.strip_codes)})" \
         if deck.strip_codes else ""
-    print(f"deck {deck.name!r}: {len(deck.codes)} faces by corner index{strip} -> {args.out}")
+    thin = ", thin strokes: ink sharpened" if deck.sharpen else ""
+    print(f"deck {deck.name!r}: {len(deck.codes)} faces by corner index{strip}{thin} "
+          f"-> {args.out}")
     return 0
 
 

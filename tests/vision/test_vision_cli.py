@@ -27,8 +27,9 @@ def test_calibrate_cards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     out = tmp_path / "4color.npz"
     assert main(["vision", "calibrate", "cards", str(faces_dir("4color")), "--out", str(out),
                  "--rounds", "6"]) == 0
-    assert "52 faces by corner index, 1 by edge strip (Jk)" in capsys.readouterr().out
-    assert Deck.load(out).name == "4color"
+    said = capsys.readouterr().out
+    assert "52 faces by corner index, 1 by edge strip (Jk), thin strokes: ink sharpened" in said
+    assert Deck.load(out).name == "4color" and Deck.load(out).sharpen > 0
 
 
 def test_calibrate_names_a_bad_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
