@@ -22,8 +22,8 @@ from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, patch
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
-from vision.cards.ink import _candidates, find_groups, masks
-from vision.cards.link import Links
+from vision.cards.ink import find_groups, masks
+from vision.cards.link import Links, candidates
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
@@ -32,12 +32,12 @@ STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), nois
 
 def _offered(joins: list[tuple[int, int]], marks: int, beside: tuple[tuple[int, int], ...] = ()
              ) -> set[tuple[int, ...]]:
-    """The candidates ``_candidates`` offers for one group of ``marks`` marks so joined,
+    """The candidates ``link.candidates`` offers for one group of ``marks`` marks so joined,
     the joins ``beside`` side by side, the rest one over the other."""
     pa = np.array([a for a, _ in joins], np.int64)
     pb = np.array([b for _, b in joins], np.int64)
     along = np.array([j not in beside for j in joins], np.bool_)
-    members, owners, _ = _candidates(Links(np.zeros(marks, np.int64), pa, pb, along), most=6)
+    members, owners, _ = candidates(Links(np.zeros(marks, np.int64), pa, pb, along), most=6)
     return {tuple(sorted(members[owners == k].tolist())) for k in np.unique(owners).tolist()}
 
 

@@ -64,8 +64,9 @@ def calibrate(
     limits = Limits(link=link, sharpen=choose_sharpen(cards, link, renders))
     where: dict[str, tuple[float, float]] = {}
     strip_codes: list[str] = []
-    for code, face in cards.items():
-        spot = index_position(face, limits)
+    for (code, face), render in zip(cards.items(), renders, strict=True):
+        # where the index sits on the card, from the clean render's plain ink
+        spot = index_position(face, Limits(link=link), render)
         if spot is None:
             strip_codes.append(code)
         else:
@@ -149,8 +150,9 @@ def choose_sharpen(faces: Mapping[str, Image], link: float,
     rank glyphs' strokes (``stroke``, median over the faces with an index) are narrower than
     ``THIN`` card widths, none otherwise. ``renders``: the faces' ``_references``."""
     renders = renders or _references(faces)
+    plain = Limits(link=link)
     widths = [w for (image, pose), face in zip(renders, faces.values(), strict=True)
-              if (w := stroke(image, pose, face, Limits(link=link))) is not None]
+              if (w := stroke(image, pose, face, plain)) is not None]
     if not widths:
         raise CalibrationError("no face shows a corner index")
     return SHARPEN if float(np.median(widths)) < THIN else 0.0
@@ -186,9 +188,11 @@ def _top_left(groups: Groups, pose: Pose, face: Image) -> Groups | None:
     return groups.take(np.array([int(np.argmin(np.where(corner, dist, np.inf)))]))
 
 
-def index_position(face: Image, limits: Limits) -> tuple[float, float] | None:
-    """The top-left index's ink centroid relative to the card centre, in card widths."""
-    image, pose = _render(face, 0.0, REFERENCE_WIDTH, QUIET, np.random.default_rng(0))
+def index_position(face: Image, limits: Limits, render: tuple[Image, Pose] | None = None
+                   ) -> tuple[float, float] | None:
+    """The top-left index's ink centroid relative to the card centre, in card widths;
+    ``render``: the face's ``_references`` render, made here when not given."""
+    image, pose = render or _render(face, 0.0, REFERENCE_WIDTH, QUIET, np.random.default_rng(0))
     found = _top_left(find_groups(image, limits), pose, face)
     if found is None:
         return None

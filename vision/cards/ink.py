@@ -5,15 +5,14 @@ the rest of the face. The frame's darkest channel is compared with the local whi
 black, red, blue and green ink all show and uneven light cancels out; only ink inside a
 card's paper counts, and a glyph tied to the felt by the edge line of a card on top counts
 by its core. Marks are connected components (a mark lost in a hairline frame is cut
-free by opening); ``link`` joins them into groups and ``_candidates`` offers each group and
-its plausible parts. Every candidate gets its centroid, principal axis and spread from
+free by opening); ``link`` joins them into groups and offers each group and its plausible
+parts as candidates. Every candidate gets its centroid, principal axis and spread from
 pixel moments, all computed at once with numpy.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -21,7 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .link import LINK, Links, link_marks, shape
+from .link import LINK, candidates, link_marks, shape
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -197,9 +196,10 @@ def _components(mask: Image) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]
 
 def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = None
                 ) -> Groups:
-    """The candidate corner indices in a BGR frame (whose ``ink_mask`` may be given)."""
+    """The candidate corner indices in a BGR frame (whose ``ink_mask`` may be given; by
+    default it is found as ``limits`` say, sharpened or not)."""
     limits = limits or Limits()
-    mask = ink_mask(frame) if ink is None else ink
+    mask = ink_mask(frame, sharpen=limits.sharpen) if ink is None else ink
     count, labels, stats = _components(mask)
     big = np.flatnonzero((stats[:, 2] > limits.mark_max) | (stats[:, 3] > limits.mark_max))
     big = big[big > 0]
@@ -238,7 +238,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         return _empty()
     m = _moments(mask, labels, marks, count)
     links = link_marks(x[marks], y[marks], w[marks], h[marks], cut[marks], m, limits.link)
-    members, owners, parent = _candidates(links, limits.group_size)
+    members, owners, parent = candidates(links, limits.group_size)
     groups = _aggregate(m, members, owners, len(parent), parent)
     groups = dataclasses.replace(groups, members=_padded(members, owners, len(parent)),
                                  mark_map=_mark_map(labels, marks, count))
@@ -260,78 +260,6 @@ def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
     lut = np.full(count, -1, np.int16)
     lut[marks] = np.arange(len(marks))
     return MarkMap(labels, lut)
-
-
-def _candidates(links: Links, most: int
-                ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Candidate indices as (member marks, candidate of each, parent group of each candidate).
-
-    Every group is one candidate. A group of three to ``most`` marks may be an index with a
-    neighbour's marks joined (or a ten): it is also offered as every subset of two or three
-    of its marks that hangs together by itself (two joined marks; three with two joins: an
-    index's marks join one another, not through a neighbour's). A larger group is a chain
-    through several cards (an edge line touching their indices): it is offered as each
-    joined pair and each path of three marks. A subset is offered only where two of its
-    marks join along the axis (``link.Links.along``): an index is a rank over its suit, and
-    marks joined only side by side (a ten's "1" and "0", a row of pips) are none (see
-    ``_over``). The reader keeps, among candidates sharing marks, the one that fits an
-    index best.
-    """
-    group_of, pa, pb = links.group_of, links.pa, links.pb
-    nmarks = np.bincount(group_of)
-    members: list[NDArray[np.int64]] = [np.arange(len(group_of))]
-    owners: list[NDArray[np.int64]] = [group_of]
-    parent: list[int] = list(range(len(nmarks)))
-    subsets: list[tuple[int, ...]] = []
-    by_group = np.argsort(group_of, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(nmarks)])
-    joined = set(zip(pa.tolist(), pb.tolist(), strict=True))
-    joined |= {(b, a) for a, b in joined}
-    over = {(a, b) for a, b, k in zip(pa.tolist(), pb.tolist(), links.along.tolist(),
-                                      strict=True) if k}
-    over |= {(b, a) for a, b in over}
-    for gid in np.flatnonzero((nmarks >= 3) & (nmarks <= most)).tolist():
-        own = by_group[starts[gid]:starts[gid + 1]].tolist()
-        subsets += [s for size in (2, 3) if size < len(own)
-                    for s in itertools.combinations(own, size)
-                    if _hangs(s, joined) and _over(s, over)]
-    chained = nmarks[group_of] > most
-    if chained.any():
-        keep = chained[pa]
-        edges = list(zip(pa[keep].tolist(), pb[keep].tolist(), strict=True))
-        near: dict[int, list[int]] = {}
-        for a, b in edges:
-            near.setdefault(a, []).append(b)
-            near.setdefault(b, []).append(a)
-        subsets += [tuple(sorted(e)) for e in edges if e in over]
-        subsets += [tuple(sorted((mid, *ends))) for mid, around in near.items()
-                    for ends in itertools.combinations(around, 2) if _over((mid, *ends), over)]
-    unique = list(dict.fromkeys(subsets))
-    if unique:
-        sizes = np.fromiter(map(len, unique), np.int64, len(unique))
-        members.append(np.fromiter(itertools.chain.from_iterable(unique), np.int64,
-                                   int(sizes.sum())))
-        owners.append(np.repeat(np.arange(len(nmarks), len(nmarks) + len(unique)), sizes))
-        parent += group_of[[subset[0] for subset in unique]].tolist()
-    return np.concatenate(members), np.concatenate(owners), np.array(parent, np.int64)
-
-
-def _hangs(marks: tuple[int, ...], joined: set[tuple[int, int]]) -> bool:
-    """Whether two or three marks hang together by their own joins (``joined``: both ways)."""
-    joins = sum(pair in joined for pair in itertools.combinations(marks, 2))
-    return joins >= len(marks) - 1
-
-
-def _over(marks: tuple[int, ...], over: set[tuple[int, int]]) -> bool:
-    """Whether two of ``marks`` join one over the other (``over``: both ways).
-
-    Over 300 bench frames per style (seed 2026) offering only such subsets took the
-    candidates of a 2color frame from 237 to 141 (those from chains of more than six marks
-    from 95 to 21) and the median read from 47.7 to 43.4 ms (2color), 50.2 to 43.4
-    (4color), 39.4 to 38.3 (2color-bf) and 38.9 to 37.5 (4color-bf), with the same cards
-    read right (one fewer in 2color-bf, of 14,700) and none wrong.
-    """
-    return any(pair in over for pair in itertools.combinations(marks, 2))
 
 
 def _padded(members: NDArray[np.int64], owners: NDArray[np.int64], count: int
