@@ -1,5 +1,5 @@
 """A read that is surely one of two cards is named the one not read elsewhere (one deck holds
-each card once): ``reader._runner_up`` finds the pair, ``reads.eliminate`` names it, and a
+each card once): ``verdict.runner_up`` finds the pair, ``reads.eliminate`` names it, and a
 crop of a bench frame shows it on real artwork."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from tests.vision.conftest import deck, golden
 from vision.cards import CardReader
 from vision.cards import reader as reader_module
-from vision.cards.reader import _runner_up
 from vision.cards.reads import CLASH, Read, eliminate
+from vision.cards.verdict import runner_up
 
 WIDTH = 100.0
 
@@ -98,9 +98,9 @@ def test_the_runner_up_counts_only_when_both_lead_the_rest() -> None:
         [0.0, 2.0, 10.0, 40.0],  # by 4 only: a third class is in play
         [5.0, 0.0, 60.0, 1.0],  # unordered: first class 1, second class 3, third class 0 by 2
     ])
-    assert _runner_up(d, 9.0).tolist() == [1, -1, -1]
-    assert _runner_up(d, 2.0).tolist() == [1, 1, 3]
-    assert _runner_up(np.array([[0.0, 1.0]]), 1.0).tolist() == [-1]
+    assert runner_up(d, 9.0).tolist() == [1, -1, -1]
+    assert runner_up(d, 2.0).tolist() == [1, 1, 3]
+    assert runner_up(np.array([[0.0, 1.0]]), 1.0).tolist() == [-1]
 
 
 def test_a_covered_seven_cut_by_the_card_on_top_is_named(

@@ -16,11 +16,13 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import STYLES, deck, faces, golden
-from vision.cards import CardReader
+from vision.cards import CardReader, patch
 from vision.cards.evaluate import evaluate
-from vision.cards.ink import masks
-from vision.cards.reader import FINE_ODDS, IN_STEP_ODDS, Thresholds, _against, _settle
+from vision.cards.ink import Groups, masks
+from vision.cards.reader import _common
+from vision.cards.reads import Read
 from vision.cards.strips import EDGE_SLACK, _edge
+from vision.cards.verdict import FINE_ODDS, IN_STEP_ODDS, Thresholds, against, settle
 from vision.scene import Camera, Pose, Scene
 from vision.scene.hands import Spread, place_spread
 
@@ -246,6 +248,48 @@ def test_seven_hand_tables(style: str) -> None:
     assert tally.wrong <= wrong, tally.mistakes
 
 
+def test_the_common_card_width_is_the_one_most_candidates_allow() -> None:
+    """The candidates read first are those allowing the card width most of them allow; of
+    two widths allowed by as many, the lesser."""
+    low = np.array([100.0, 102.0, 98.0, 230.0, 240.0, 30.0])
+    assert _common(low, low * 1.4).tolist() == [True, True, True, False, False, False]
+    assert _common(np.array([100.0, 300.0]), np.array([140.0, 420.0])).tolist() == [
+        True, False]
+    assert _common(np.zeros(0), np.zeros(0)).tolist() == []
+
+
+class _EveryCandidate(CardReader):
+    """Reads every candidate at once, whatever its size (as the reader did before it read
+    by size)."""
+
+    def _by_size(self, pyramid: patch.Pyramid, groups: Groups) -> list[Read]:
+        return self._match(pyramid, groups, self._distances(pyramid, groups))
+
+
+def test_candidates_of_another_size_than_the_tables_are_not_cut(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the seeded tables the reader cuts far fewer candidates than there are (those of a
+    card size no card on the table has are left), and names as many cards right, and no
+    more wrongly, as reading every candidate."""
+    cut: list[int] = []
+    original = patch.cut_both
+
+    def counting(pyramid: patch.Pyramid, groups: Groups, shape: patch.Shape = patch.COARSE
+                 ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        cut.append(len(groups))
+        return original(pyramid, groups, shape)
+
+    monkeypatch.setattr(patch, "cut_both", counting)
+    style = "2color"
+    by_size = evaluate(reader(style), faces(style), SCENES, seed=77)
+    sized = sum(cut)
+    cut.clear()
+    every = evaluate(_EveryCandidate(deck(style)), faces(style), SCENES, seed=77)
+    assert sized < 0.8 * sum(cut), (sized, sum(cut))
+    assert by_size.right >= every.right, (by_size.right, every.right)
+    assert by_size.wrong <= every.wrong, by_size.mistakes
+
+
 def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
     """A close call is settled by the fine cut only to a class the coarse cut had first or
     second (its first where it was sure already), surely and closely."""
@@ -260,12 +304,12 @@ def test_the_fine_cut_names_only_a_coarse_first_or_second() -> None:
     ])
     best = np.zeros(5, np.int64)
     ok = np.array([False] * 4 + [True])
-    named, win, near = _settle(coarse, best, ok, fine, typical, Thresholds())
+    named, win, near = settle(coarse, best, ok, fine, typical, Thresholds())
     assert win.tolist() == near.tolist() == [True, False, False, False, False]
     assert int(named[0]) == 1
     # Sure enough to name a read in step (IN_STEP_ODDS), short of settling it (FINE_ODDS).
     step = 2 * IN_STEP_ODDS + 1.0
-    named, win, near = _settle(coarse[:2], best[:2], ok[:2],
+    named, win, near = settle(coarse[:2], best[:2], ok[:2],
                                np.array([[step, 0.0, sure], [0.0, step - 2.0, sure]]),
                                typical, Thresholds())
     assert win.tolist() == [False, False] and near.tolist() == [True, False]
@@ -281,7 +325,7 @@ def test_the_fine_cut_vetoes_a_plain_read_only_when_sure_of_another_class() -> N
         [2 * odds - 1.0, 0.0, 50.0],  # class 1, odds under it: kept
         [0.0, 2 * odds + 1.0, 50.0],  # class 0, as read: kept
     ])
-    assert _against(fine, np.zeros(3, np.int64), odds).tolist() == [True, False, False]
+    assert against(fine, np.zeros(3, np.int64), odds).tolist() == [True, False, False]
 
 
 def test_the_fine_cut_reads_no_worse() -> None:

@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.cards.reads import Read, in_step, like_sizes, merge, stepped
+from vision.cards.reads import Read, in_step, like_sizes, merge, stepped, table_width
 
 
 def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
@@ -95,6 +95,18 @@ def test_sure_reads_set_the_card_size() -> None:
     # With no clean read, the median of the named reads decides, as before.
     loose = [_sized("9h", 100.0, 0.3)] + [_sized("4h", 230.0, 0.45) for _ in range(3)]
     assert [r.code for r in like_sizes(loose, (60.0, 300.0))] == [None, "4h", "4h", "4h"]
+
+
+def test_the_table_width_is_the_sure_reads_else_three_named_reads() -> None:
+    """The card width (``table_width``) by which ``like_sizes`` keeps reads and the reader
+    cuts candidates: the sure reads' median, else that of three or more named reads."""
+    widths = np.array([100.0, 110.0, 230.0, 240.0])
+    sure = np.array([True, True, False, False])
+    named = np.array([True, True, True, True])
+    assert table_width(widths, sure, named) == 105.0
+    assert table_width(widths, ~named, named) == 170.0
+    assert table_width(widths, ~named, np.array([True, False, True, False])) is None
+    assert table_width(np.zeros(0), np.zeros(0, np.bool_), np.zeros(0, np.bool_)) is None
 
 
 @pytest.mark.parametrize("other", [_read("Kd", 105.0, odds=12.0), _read("Kd", 105.0)])

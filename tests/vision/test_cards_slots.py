@@ -99,6 +99,7 @@ def test_each_place_maps_back_to_the_frame_it_was_cut_from(
         end = int(places.starts[k + 1]) - slots.SPACING if k == 0 else places.image.shape[1]
         col, row = start + u * (end - start - 1), v * (places.image.shape[0] - 1)
         assert places.owner(col) == k
+        assert places.owners(np.array([col, col]))[1] == k
         fx, fy = places.maps[k] @ np.array([col, row, 1.0])
         if not (2 <= fx < 1278 and 2 <= fy < 718):
             continue

@@ -14,7 +14,8 @@ from .checks import DeckCheck, PacketCheck, check_deck, check_packet
 from .codes import CODES, JOKER, normalize
 from .deck import Deck
 from .faces import card_face, load_faces, read_image
-from .reader import CardReader, Thresholds
+from .reader import CardReader
+from .verdict import Thresholds
 
 __all__ = [
     "CODES", "JOKER", "CardReader", "Deck", "DeckCheck", "PacketCheck", "Thresholds",

@@ -1,28 +1,28 @@
 """Read every card in a frame by its corner index, against one calibrated deck.
 
 Each candidate index (``ink``) is cut upright in both senses (``patch``) and its rank and
-suit are classified by the deck's discriminants (``model``). Of candidates sharing ink the
-best fit is kept. A card is named only when rank and suit are each far more likely than the
-runner-up (``Thresholds.odds``) and close to their class (``Thresholds.typical``); an
+suit are classified by the deck's discriminants (``model``), only those candidates that may
+be of the table's card size (``_by_size``). Of candidates sharing ink the best fit is kept.
+A card is named only when rank and suit are each far more likely than the runner-up
+(``verdict.Thresholds.odds``) and close to their class (``Thresholds.typical``); an
 index-like group that falls short is reported with ``code=None``, unless the group, cut
-again at twice the resolution, is named surely there (``_settle``: a "settled" read, the
-weakest kind). A read named but not surely and cleanly (``reads.SURE``, ``reads.CLEAN``) is
-cut at twice the resolution too, and withdrawn ("vetoed") where that cut names another rank
-or suit as surely as a read must be (``_against``). A read sure but loose, which that cut
-does not withdraw either, and a close call that cut names fairly surely, are named only
-where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
-``IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt (``felt``) is
-withdrawn (``_on_cards``). The reads become one per card (``reads.merge``). The empty places
-of spreads are then read again with ink found another way (``slots``). An unsure read that
-is surely one of two cards is named the one not read elsewhere (``PAIR_FIT``,
-``reads.eliminate``). Faces without an index are sought by ``strips``.
+again at twice the resolution, is named surely there (``verdict.settle``: a "settled" read,
+the weakest kind). A read named but not surely and cleanly (``reads.SURE``, ``reads.CLEAN``)
+is cut at twice the resolution too, and withdrawn ("vetoed") where that cut names another
+rank or suit as surely as a read must be (``verdict.against``). A read sure but loose, which
+that cut does not withdraw either, and a close call that cut names fairly surely, are named
+only where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
+``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
+(``felt``) is withdrawn (``_on_cards``). The reads become one per card (``reads.merge``).
+The empty places of spreads are then read again with ink found another way (``slots``). An
+unsure read that is surely one of two cards is named the one not read elsewhere
+(``PAIR_FIT``, ``reads.eliminate``). Faces without an index are sought by ``strips``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,7 +33,30 @@ from .codes import TEN_ONE, TEN_PART
 from .deck import Deck
 from .felt import Felt
 from .ink import Groups, Limits, find_groups, masks
-from .reads import CLEAN, SURE, Read, eliminate, in_step, like_sizes, merge, moved, placed, stepped
+from .reads import (
+    CLEAN,
+    SIZE_ALIKE,
+    SIZE_SPREAD,
+    SURE,
+    Read,
+    eliminate,
+    in_step,
+    like_sizes,
+    merge,
+    moved,
+    placed,
+    stepped,
+    table_width,
+)
+from .verdict import (
+    FINE_FIT,
+    Dist,
+    Thresholds,
+    against,
+    judged,
+    runner_up,
+    settle,
+)
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -41,16 +64,6 @@ F64 = NDArray[np.float64]
 # fits this much worse in the competition for marks (see _match): the ten's own group, "1"
 # and all, should win it.
 PART = 0.6
-# A read that falls short of ``Thresholds`` is cut again at twice the resolution and named
-# there (see _settle) where the coarse cut fits no looser than FINE_FIT (in the units of
-# ``Thresholds.typical``) and the fine cut is FINE_ODDS sure. Parts of a group are never
-# settled so: the "0" of a ten, its "1" dropped, reads as a sure "8" at any resolution.
-# On bench/bench_vision.py (2color-bf, FINE_ODDS 30, 200 frames, seed 7) FINE_FIT 0.25
-# settled 0.8 % of the cards, 0.5 another 0.3 % and 0.7 another 0.4 %, the last with one pip
-# read as an index, which the check below withdraws. Over 1,000 frames (seed 2026) FINE_ODDS
-# 30 named 880 cards so, 24 wrongly (3 of them left standing by merge); 60 named 481, 3
-# wrongly (none left standing); 100 named 182, none wrongly.
-FINE_FIT, FINE_ODDS = 0.7, 60.0
 # A read named (or guessed) must imply a card lying on cards (see _on_cards): no more than
 # OFF_CARDS of the points BODY (a 5 x 8 grid a fifth of a card inside its edges, as an index
 # places its card to a tenth or so) may fall on the felt (``felt``). Over 1,000 frames of
@@ -59,8 +72,8 @@ FINE_FIT, FINE_ODDS = 0.7, 60.0
 BODY = tuple(a.ravel() for a in np.meshgrid(np.linspace(0.2, 0.8, 5), np.linspace(0.15, 0.85, 8)))
 OFF_CARDS = 0.1
 # A read sure enough (``Thresholds.odds``) but looser than ``Thresholds.typical``, no looser
-# than IN_STEP_FIT, and not withdrawn by the fine cut (``_against``) keeps its name as a
-# guess, which it is given where its index lies as a spread lays it beside a card named
+# than IN_STEP_FIT, and not withdrawn by the fine cut (``verdict.against``) keeps its name
+# as a guess, which it is given where its index lies as a spread lays it beside a card named
 # plainly (``reads.in_step``): the index of a covered card cut by the edge of the card on
 # top. On bench/bench_vision.py frames (seed 2026, 200 per style) such reads, up to a fit of
 # 0.9 and beside a read card, were 64 right covered cards of 2color-bf, 57 of 4color-bf, 1
@@ -69,10 +82,6 @@ OFF_CARDS = 0.1
 # 4color-bf 96.72 -> 97.37 %, with the same wrong reads (the joker's eyes in ``strips``
 # standing in for its edge added about 0.05 % in every style at the same time).
 IN_STEP_FIT = 1.0
-# A close call the fine cut names IN_STEP_ODDS sure, short of FINE_ODDS, is given that name
-# as a guess too (``_settle``). Over 1,000 frames (seed 2026) right reads of 2color-bf went
-# 97.00 -> 97.47 % and of 4color-bf 97.37 -> 97.67 %, with the same wrong reads.
-IN_STEP_ODDS = 20.0
 # An unsure read whose rank (or suit) is one of two, each PAIR_ODDS (a log-likelihood ratio)
 # more likely than any third, whose suit (or rank) is read surely (``Thresholds.odds``) and
 # which fits no looser than PAIR_FIT, is one of two cards: it is named the one not read
@@ -82,20 +91,6 @@ IN_STEP_ODDS = 20.0
 # fitted 0.48 and 0.50 (2color-bf), or led the third by 10.4 (2color: an 8d read as a 6 or a
 # 5, the 5d named elsewhere).
 PAIR_FIT, PAIR_ODDS = 0.4, 15.0
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """When a reading is trusted. Rank and suit are each read by a discriminant
-    (``model.Lda``): the best class must be at least ``odds`` (a log-likelihood ratio) more
-    likely than the runner-up, and no further from its class than ``typical`` times the
-    distance 99.9 % of training samples keep; a group further than ``seen`` times it is not
-    taken for an index at all. ``widths``: the card widths in pixels looked for."""
-
-    odds: float = 9.0
-    typical: float = 0.5
-    seen: float = 4.0
-    widths: tuple[float, float] = (60.0, 300.0)
 
 
 class CardReader:
@@ -118,7 +113,7 @@ class CardReader:
         ink, _, paper = masks(frame, sharpen=self.limits.sharpen)
         felt = Felt(paper)
         groups = self._candidates(find_groups(frame, self.limits, ink))
-        reads = self._match(frame, groups)
+        reads = self._by_size(patch.Pyramid(frame), groups)
         reads = [r if on or (r.code is None and r.guess is None)
                  else dataclasses.replace(r, code=None, guess=None, pair=None, note="off cards")
                  for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
@@ -140,12 +135,83 @@ class CardReader:
             length <= hi * float(lengths.max()) * 1.2)
         return groups.take(ok)
 
-    def _match(self, frame: Image, groups: Groups) -> list[Read]:
+    def _widths(self, groups: Groups) -> tuple[F64, F64]:
+        """The least and the most card width (pixels) each candidate may imply: its
+        rank-to-suit length over the deck's longest and shortest (``Deck.lengths``), in
+        either sense of its axis (a group of three marks has a rank and suit for each)."""
+        axis = groups.ends[:, :, 1] - groups.ends[:, :, 0]  # (N, sense, xy)
+        length = np.hypot(axis[..., 0], axis[..., 1])
+        lengths = self.deck.lengths
+        return (length.min(axis=1) / float(lengths.max()),
+                length.max(axis=1) / float(lengths.min()))
+
+    def _by_size(self, pyramid: patch.Pyramid, groups: Groups) -> list[Read]:
+        """The reads of ``groups``, those of a card size no card on this table has left
+        uncut. All cards of a table are one size (``reads.like_sizes`` withdraws the reads
+        of any other). The candidates that allow the width most of them allow (``_common``)
+        are cut first; the sure ones among them tell the table's card width
+        (``_table_width``); then the rest that allow that width are cut (all the rest where
+        no width is told), and the candidates cut compete for their marks (``_match``)."""
+        low, high = self._widths(groups)
+        first = _common(low, high)
+        dist = self._distances(pyramid, groups.take(first))
+        width = self._table_width(groups.take(first), dist)
+        rest = ~first
+        if width is not None:
+            rest &= (high >= width / SIZE_SPREAD) & (low <= width * SIZE_SPREAD)
+        if rest.any():
+            more = self._distances(pyramid, groups.take(rest))
+            order = np.argsort(np.concatenate([np.flatnonzero(first), np.flatnonzero(rest)]))
+            dist = [(np.concatenate([a[0], b[0]])[order], np.concatenate([a[1], b[1]])[order])
+                    for a, b in zip(dist, more, strict=True)]
+        return self._match(pyramid, groups.take(first | rest), dist)
+
+    def _distances(self, pyramid: patch.Pyramid, groups: Groups) -> Dist:
+        """Each group's rank and suit distances (``model.Lda.distances``), cut in sense 0
+        and in sense 1 (``patch.cut_both``)."""
+        return [(self.deck.ranks.distances(rv), self.deck.suits.distances(sv))
+                for rv, sv in patch.cut_both(pyramid, groups)]
+
+    def _table_width(self, groups: Groups, dist: Dist) -> float | None:
+        """The card width the coarse cut tells (``reads.table_width``): the median of the
+        candidates read surely (``SURE``, ``CLEAN``), else of those named (before the fine
+        cut) where there are three or more, else none."""
+        if len(groups) == 0:
+            return None
+        rows = np.arange(len(groups))
+        j = judged(dist, rows, self.deck.ranks.typical, self.deck.suits.typical)
+        named = (j.odds >= self.thresholds.odds) & (j.loose <= self.thresholds.typical)
+        sure = (j.odds >= SURE) & (j.loose < CLEAN)
+        codes = self._codes(j.r_best, j.s_best)
+        known = np.array([c in self._code_at for c in codes], np.bool_)
+        width = self._placed(groups, rows, j.sense, codes)[3]
+        return table_width(width, sure & known, named & known)
+
+    def _codes(self, r_best: NDArray[np.int64], s_best: NDArray[np.int64]) -> list[str]:
+        ranks, suits = self.deck.ranks.names, self.deck.suits.names
+        return [ranks[a] + suits[b] for a, b in zip(r_best, s_best, strict=True)]
+
+    def _placed(self, groups: Groups, rows: NDArray[np.int64], sense: NDArray[np.int64],
+                codes: list[str]) -> tuple[F64, F64, F64, F64, F64]:
+        """Where the cards the groups ``rows``, read in ``sense`` as ``codes``, lie: their
+        indices' ends, unit vectors across and down, widths and centres (from the suit's
+        centroid, by the deck's offsets for the face)."""
+        k = np.array([self._code_at.get(c, 0) for c in codes], np.int64)
+        ends = groups.ends[rows, sense]
+        axis = ends[:, 1] - ends[:, 0]
+        length = np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-6)
+        down = axis / length[:, None]
+        right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+        width = length / self.deck.lengths[k].astype(np.float64)
+        off = self.deck.offsets[k].astype(np.float64)
+        center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
+        return ends, right, down, width, center
+
+    def _match(self, pyramid: patch.Pyramid, groups: Groups, dist: Dist) -> list[Read]:
+        """The reads of ``groups`` (distances ``dist``): of candidates sharing a mark only
+        the best fit is read."""
         if len(groups) == 0:
             return []
-        pyramid = patch.Pyramid(frame)
-        dist = [(self.deck.ranks.distances(rv), self.deck.suits.distances(sv))
-                for rv, sv in patch.cut_both(pyramid, groups)]
         fit = [d[0].min(axis=1) + d[1].min(axis=1) for d in dist]
         turned = fit[1] < fit[0]
         part = np.isin(np.where(turned, dist[1][0].argmin(axis=1), dist[0][0].argmin(axis=1)),
@@ -163,21 +229,16 @@ class CardReader:
         if not chosen:
             return []
         pick = np.array(sorted(chosen))
-        sense = turned[pick].astype(int)
-        rd = np.where(sense[:, None] == 1, dist[1][0][pick], dist[0][0][pick])
-        sd = np.where(sense[:, None] == 1, dist[1][1][pick], dist[0][1][pick])
-        r_best, r_odds, r_p, r_d = _decide(rd)
-        s_best, s_odds, s_p, s_d = _decide(sd)
+        (sense, rd, sd, r_best, r_odds, r_p, r_d, s_best, s_odds, s_p, s_d, loose,
+         odds) = judged(dist, pick, self.deck.ranks.typical, self.deck.suits.typical)
         t = self.thresholds
         ranks, suits = self.deck.ranks, self.deck.suits
         seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical)
-        loose = np.maximum(r_d / ranks.typical, s_d / suits.typical)
-        confident = (np.minimum(r_odds, s_odds) >= t.odds) & (loose <= t.typical)
+        confident = (odds >= t.odds) & (loose <= t.typical)
         settled = np.zeros_like(confident)
         vetoed = np.zeros_like(confident)
         guess = np.zeros_like(confident)
         close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
-        odds = np.minimum(r_odds, s_odds)
         doubt = confident & ~((odds >= SURE) & (loose < CLEAN))
         hopeful = seen & ~confident & (odds >= t.odds) & (loose <= IN_STEP_FIT)
         fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
@@ -186,9 +247,9 @@ class CardReader:
             fr, fs = patch.cut(pyramid, groups.take(pick[again]), sense[again], patch.FINE)
             fr_d, fs_d = fine_ranks.distances(fr), fine_suits.distances(fs)
             c = close[again]
-            r_new, r_win, r_near = _settle(rd[close], r_best[close], r_odds[close] >= t.odds,
+            r_new, r_win, r_near = settle(rd[close], r_best[close], r_odds[close] >= t.odds,
                                            fr_d[c], fine_ranks.typical, t)
-            s_new, s_win, s_near = _settle(sd[close], s_best[close], s_odds[close] >= t.odds,
+            s_new, s_win, s_near = settle(sd[close], s_best[close], s_odds[close] >= t.odds,
                                            fs_d[c], fine_suits.typical, t)
             win = r_win & s_win
             near = r_near & s_near & ~win
@@ -198,28 +259,19 @@ class CardReader:
             checked = doubt | hopeful
             d = checked[again]
             rows = np.flatnonzero(checked)
-            vetoed[rows] = (_against(fr_d[d], r_best[rows], t.odds)
-                            | _against(fs_d[d], s_best[rows], t.odds))
+            vetoed[rows] = (against(fr_d[d], r_best[rows], t.odds)
+                            | against(fs_d[d], s_best[rows], t.odds))
             # A deck without the fine cut guesses not.
             guess = hopeful & ~vetoed & ~settled
             guess[called[near]] = True
         vetoed &= confident
         confident = (confident & ~vetoed) | settled
-        codes = [ranks.names[a] + suits.names[b] for a, b in zip(r_best, s_best, strict=True)]
-        k = np.array([self._code_at.get(c, 0) for c in codes], np.int64)
-        # Where each card lies: from the suit's centroid, by the deck's offsets for its face.
-        ends = groups.ends[pick, sense]
-        axis = ends[:, 1] - ends[:, 0]
-        length = np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-6)
-        down = axis / length[:, None]
-        right = np.stack([down[:, 1], -down[:, 0]], axis=1)
-        width = length / self.deck.lengths[k].astype(np.float64)
-        off = self.deck.offsets[k].astype(np.float64)
-        center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
+        codes = self._codes(r_best, s_best)
+        ends, right, down, width, center = self._placed(groups, pick, sense, codes)
         score = np.minimum(r_p, s_p)
         # Reads surely one of two cards (PAIR_FIT): the other name each gives.
         undecided = seen & ~confident & ~guess & ~settled & (loose < PAIR_FIT)
-        r_other, s_other = _runner_up(rd, PAIR_ODDS), _runner_up(sd, PAIR_ODDS)
+        r_other, s_other = runner_up(rd, PAIR_ODDS), runner_up(sd, PAIR_ODDS)
         rank_pair = undecided & (r_odds < t.odds) & (r_other >= 0) & (s_odds >= t.odds)
         suit_pair = undecided & (s_odds < t.odds) & (s_other >= 0) & (r_odds >= t.odds)
         others: list[str | None] = [None] * len(pick)
@@ -262,8 +314,15 @@ class CardReader:
                            [side for _, side in empty])
         groups = self._candidates(find_groups(places.image, self.limits,
                                                  slots.ink(places, self.limits.sharpen)))
+        # Only an index of a card the size of the one beside its place can fill the place
+        # (``reads.stepped``): the others are not read.
+        low, high = self._widths(groups)
+        beside_width = np.array([r.width for r in beside])[places.owners(groups.cx)]
+        groups = groups.take((high * (1 + SIZE_ALIKE) > beside_width)
+                             & (low < beside_width * (1 + SIZE_ALIKE)))
         found: list[Read] = []
-        for n in self._match(places.image, groups):
+        pyramid = patch.Pyramid(places.image)
+        for n in self._match(pyramid, groups, self._distances(pyramid, groups)):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]
             if n.code is not None and n.odds >= SURE and stepped(n, r, beside=True):
@@ -308,49 +367,17 @@ class CardReader:
                 for r, q in zip(reads, quads, strict=True)]
 
 
-def _decide(d: F64) -> tuple[NDArray[np.int64], F64, F64, F64]:
-    """Per row of distances: the best class, its log-likelihood ratio over the runner-up,
-    its posterior and its distance."""
-    two = np.argpartition(d, 1, axis=1)[:, :2]
-    rows = np.arange(len(d))
-    first, second = d[rows, two[:, 0]], d[rows, two[:, 1]]
-    swap = second < first
-    best = np.where(swap, two[:, 1], two[:, 0])
-    low, high = np.minimum(first, second), np.maximum(first, second)
-    posterior = 1.0 / np.exp(-(d - low[:, None]) / 2).sum(axis=1)
-    return best.astype(np.int64), (high - low) / 2, posterior, low
-
-
-def _runner_up(d: F64, odds: float) -> NDArray[np.int64]:
-    """Per row of distances: the second class, where it and the first are each ``odds`` (a
-    log-likelihood ratio) more likely than any third; -1 elsewhere (or with two classes)."""
-    if d.shape[1] < 3:
-        return np.full(len(d), -1, np.int64)
-    three = np.argsort(d, axis=1)[:, :3]
-    third = np.take_along_axis(d, three[:, 2:], axis=1)[:, 0]
-    second = np.take_along_axis(d, three[:, 1:2], axis=1)[:, 0]
-    out: NDArray[np.int64] = np.where((third - second) / 2 >= odds, three[:, 1], -1)
+def _common(low: F64, high: F64) -> NDArray[np.bool_]:
+    """The candidates that agree with the card width most of them agree with: each allows
+    widths from its ``low`` over ``SIZE_SPREAD`` to its ``high`` times it (as
+    ``reads.like_sizes`` keeps a read), and the width inside the most of those spans is
+    found by sweeping their starts (the least such width where several tie)."""
+    if not len(low):
+        return np.zeros(0, np.bool_)
+    start, end = low / SIZE_SPREAD, high * SIZE_SPREAD
+    starts, ends = np.sort(start), np.sort(end)
+    inside = (np.searchsorted(starts, starts, side="right")
+              - np.searchsorted(ends, starts, side="left"))
+    width = starts[int(np.argmax(inside))]
+    out: NDArray[np.bool_] = (start <= width) & (end >= width)
     return out
-
-
-def _against(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_]:
-    """Whether the fine cut (distances ``fine``) names another class than ``best`` with
-    ``odds`` (a log-likelihood ratio over its runner-up) or more."""
-    f_best, f_odds, _, _ = _decide(fine)
-    out: NDArray[np.bool_] = (f_best != best) & (f_odds >= odds)
-    return out
-
-
-def _settle(coarse: F64, best: NDArray[np.int64], ok: NDArray[np.bool_], fine: F64,
-            typical: float, t: Thresholds
-            ) -> tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.bool_]]:
-    """The fine cut's class for each close call, whether it settles it, and whether it may
-    name it in step (``IN_STEP_ODDS``): one the coarse cut (distances ``coarse``) had first or
-    second, and its first where it was already sure (``ok``), that the fine cut (distances
-    ``fine``) finds ``FINE_ODDS`` more likely than any other (``IN_STEP_ODDS`` to name it in
-    step) and close to its own (``t.typical`` times ``typical``)."""
-    two = np.argsort(coarse, axis=1)[:, :2]
-    f_best, f_odds, _, f_d = _decide(fine)
-    fits = (f_d <= t.typical * typical) & (two == f_best[:, None]).any(axis=1) & (
-        ~ok | (f_best == best))
-    return f_best, fits & (f_odds >= FINE_ODDS), fits & (f_odds >= IN_STEP_ODDS)

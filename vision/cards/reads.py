@@ -13,6 +13,7 @@ read elsewhere, is named the one left (``eliminate``): a deck holds each card on
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,9 +56,9 @@ class Read:
     odds: float = 0.0  # the lesser of rank's and suit's log-likelihood ratio over the runner-up
     fit: float = 0.0  # the greater of rank's and suit's distance, in ``typical`` units
     both: bool = False  # both indices of the card were read: it lies on top
-    settled: bool = False  # named only by the fine cut (``_settle``): weaker than a sure read
+    settled: bool = False  # named only by the fine cut (``verdict.settle``): weaker than sure
     # The name of an unsure read that is sure but loose, or that the fine cut names fairly
-    # surely (``reader.IN_STEP_FIT``, ``reader.IN_STEP_ODDS``): given where its index lies as
+    # surely (``reader.IN_STEP_FIT``, ``verdict.IN_STEP_ODDS``): given where its index lies as
     # a spread lays it beside a named card's (``in_step``).
     guess: str | None = None
     in_step: bool = False  # named so: as weak as a settled read
@@ -112,12 +113,8 @@ def like_sizes(reads: list[Read], widths: tuple[float, float]) -> list[Read]:
     reads (``_sure``; of all named reads when none is sure), or outside ``widths``, came
     from something that only looks like an index.
     """
-    named = [r.width for r in reads if r.code is not None]
-    # Clean, sure reads set the size when there are any: pips a card's width apart can pass
-    # for an index of a card twice the size, and in a frame of few cards outnumber them.
-    sure = [r.width for r in reads if _sure(r)]
-    typical = (float(np.median(sure)) if sure
-               else float(np.median(named)) if len(named) >= 3 else None)
+    typical = table_width([r.width for r in reads], np.array([_sure(r) for r in reads], np.bool_),
+                          np.array([r.code is not None for r in reads], np.bool_))
     kept = []
     for r in reads:
         odd = not widths[0] <= r.width <= widths[1] or (
@@ -127,6 +124,19 @@ def like_sizes(reads: list[Read], widths: tuple[float, float]) -> list[Read]:
         elif r.code is not None:
             kept.append(dataclasses.replace(r, code=None, note=ODD_SIZE))
     return kept
+
+
+def table_width(widths: NDArray[np.float64] | Sequence[float], sure: NDArray[np.bool_],
+                named: NDArray[np.bool_]) -> float | None:
+    """The width in pixels of this table's cards, from the widths of its reads: the median
+    of the ``sure`` reads' (``_sure``), else of the ``named`` reads' where there are three
+    or more, else not known. Clean, sure reads set the size when there are any: pips a
+    card's width apart can pass for an index of a card twice the size, and in a frame of
+    few cards outnumber them."""
+    w = np.asarray(widths, np.float64)
+    if sure.any():
+        return float(np.median(w[sure]))
+    return float(np.median(w[named])) if int(named.sum()) >= 3 else None
 
 
 def merge(reads: list[Read]) -> list[Read]:

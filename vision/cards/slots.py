@@ -70,7 +70,13 @@ class Places:
 
     def owner(self, x: float) -> int:
         """The place image column ``x`` lies in."""
-        return max(int(np.searchsorted(self.starts, x, side="right")) - 1, 0)
+        return int(self.owners(np.array([x]))[0])
+
+    def owners(self, x: F64) -> NDArray[np.int64]:
+        """The places image columns ``x`` lie in."""
+        out: NDArray[np.int64] = np.maximum(
+            np.searchsorted(self.starts, x, side="right") - 1, 0)
+        return out
 
 
 def empty(felt: Felt, corners: F64, rights: F64, downs: F64, widths: F64, aspect: float,
