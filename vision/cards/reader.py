@@ -155,8 +155,8 @@ class CardReader:
         low, high = self._widths(groups)
         first = _common(low, high)
         dist = self._distances(pyramid, groups.take(first))
-        width = self._table_width(groups.take(first), dist)
         rest = ~first
+        width = self._table_width(groups.take(first), dist) if rest.any() else None
         if width is not None:
             rest &= (high >= width / SIZE_SPREAD) & (low <= width * SIZE_SPREAD)
         if rest.any():
