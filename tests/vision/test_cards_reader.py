@@ -14,13 +14,15 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.conftest import STYLES, deck, faces, golden
 from vision.cards import CardReader, patch
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import Groups, masks
 from vision.cards.reader import _common
-from vision.cards.reads import Read
+from vision.cards.reads import SIZE_SPREAD, Read
 from vision.cards.strips import EDGE_SLACK, _edge
 from vision.cards.verdict import FINE_ODDS, IN_STEP_ODDS, Thresholds, against, settle
 from vision.scene import Camera, Pose, Scene
@@ -256,6 +258,24 @@ def test_the_common_card_width_is_the_one_most_candidates_allow() -> None:
     assert _common(np.array([100.0, 300.0]), np.array([140.0, 420.0])).tolist() == [
         True, False]
     assert _common(np.zeros(0), np.zeros(0)).tolist() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(10.0, 500.0), st.floats(1.0, 3.0)), max_size=40))
+def test_the_common_width_is_allowed_by_as_many_candidates_as_any(
+        spans: list[tuple[float, float]]) -> None:
+    """The candidates read first all allow one width (their spans, widened by
+    ``SIZE_SPREAD``, share a point), and no width is allowed by more of them."""
+    low = np.array([a for a, _ in spans], np.float64)
+    high = low * np.array([r for _, r in spans], np.float64)
+    first = _common(low, high)
+    start, end = low / SIZE_SPREAD, high * SIZE_SPREAD
+    if not len(spans):
+        assert first.tolist() == []
+        return
+    assert start[first].max() <= end[first].min()
+    most = max(int(((start <= w) & (end >= w)).sum()) for w in start)
+    assert int(first.sum()) == most
 
 
 class _EveryCandidate(CardReader):
