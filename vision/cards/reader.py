@@ -212,11 +212,10 @@ class CardReader:
         the best fit is read."""
         if len(groups) == 0:
             return []
-        fit = [d[0].min(axis=1) + d[1].min(axis=1) for d in dist]
-        turned = fit[1] < fit[0]
-        part = np.isin(np.where(turned, dist[1][0].argmin(axis=1), dist[0][0].argmin(axis=1)),
-                       self._parts)
-        best_fit = np.minimum(fit[0], fit[1]) / np.where(part, PART, 1.0)
+        every = judged(dist, np.arange(len(groups)), self.deck.ranks.typical,
+                       self.deck.suits.typical)
+        part = np.isin(every.r_best, self._parts)
+        best_fit = (every.r_d + every.s_d) / np.where(part, PART, 1.0)
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
         taken: set[int] = set()
@@ -230,7 +229,7 @@ class CardReader:
             return []
         pick = np.array(sorted(chosen))
         (sense, rd, sd, r_best, r_odds, r_p, r_d, s_best, s_odds, s_p, s_d, loose,
-         odds) = judged(dist, pick, self.deck.ranks.typical, self.deck.suits.typical)
+         odds) = every.take(pick)
         t = self.thresholds
         ranks, suits = self.deck.ranks, self.deck.suits
         seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical)

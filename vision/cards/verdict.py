@@ -68,6 +68,10 @@ class Judged(NamedTuple):
     loose: F64
     odds: F64
 
+    def take(self, rows: NDArray[np.int64]) -> Judged:
+        """The readings of ``rows`` only."""
+        return Judged._make([a[rows] for a in self])
+
 
 def judged(dist: Dist, rows: NDArray[np.int64], rank_typical: float, suit_typical: float
            ) -> Judged:
