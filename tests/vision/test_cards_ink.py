@@ -6,7 +6,8 @@ to it by a card's edge line; and a card read where the felt lies is withdrawn (a
 bench frame 332 of 4color, seed 2026, stored in tests/golden/vision); a frame with more
 candidates than one ``cv2.remap`` takes is cut in blocks; a glyph tied to the felt by the
 edge line of a card on top is ink, and the line is not (a crop of bench frame 1 of
-2color-bf); a patch keeps only its own marks' ink (a crop of bench frame 36 of 2color-bf).
+2color-bf); a patch keeps only its own marks' ink (a crop of bench frame 36 of 2color-bf);
+a share of the white level is rounded down, for every ratio in hundredths and every level.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ import functools
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, patch
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
-from vision.cards.ink import find_groups, masks
+from vision.cards.ink import CORE_RATIO, INK_RATIO, _scaled, find_groups, masks
 from vision.cards.link import Links, candidates
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
@@ -264,3 +267,17 @@ def test_a_thin_stroked_deck_is_read_by_its_sharpened_ink() -> None:
     assert {"9h", "7d"} <= {i.code for i in CardReader(thin).read(image)}
     plain = CardReader(dataclasses.replace(thin, sharpen=0.0)).read(image)
     assert not {"9h", "7d"} & {i.code for i in plain}
+
+
+@given(st.integers(min_value=1, max_value=99))
+def test_a_share_of_the_white_is_rounded_down_for_every_level(hundredths: int) -> None:
+    ratio = hundredths / 100
+    levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    want = (np.arange(256) * hundredths // 100).reshape(16, 16)
+    assert np.array_equal(_scaled(levels, ratio), want)
+
+
+def test_the_ink_and_core_ratios_are_hundredths() -> None:
+    # ``_scaled`` rounds down exactly for ratios in hundredths only
+    for ratio in (INK_RATIO, CORE_RATIO):
+        assert round(ratio * 100) == pytest.approx(ratio * 100, abs=1e-9)
