@@ -166,7 +166,7 @@ def _tones(frame: Image, white_window: int, sharpen: float = 0.0
     blue, green, red = cv2.split(frame)  # contiguous planes: 3x quicker than strided views
     low = cv2.min(cv2.min(blue, green), red)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
-    white = cv2.blur(cv2.dilate(low, kernel), (white_window, white_window))
+    white = np.asarray(cv2.blur(cv2.dilate(low, kernel), (white_window, white_window)), np.uint8)
     sharp = low if sharpen <= 0 else cv2.addWeighted(
         low, 1.0 + sharpen, cv2.GaussianBlur(low, (0, 0), SHARPEN_SIGMA), -sharpen, 0.0)
     dark = cv2.compare(sharp, _scaled(white, INK_RATIO), cv2.CMP_LT)
