@@ -203,13 +203,20 @@ def _components(mask: Image) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]
     return int(count), np.asarray(labels, np.int32), np.asarray(stats, np.int32)
 
 
+def _labels(mask: Image) -> tuple[int, NDArray[np.int32]]:
+    count, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    return int(count), np.asarray(labels, np.int32)
+
+
 def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = None
                 ) -> Groups:
     """The candidate corner indices in a BGR frame (whose ``ink_mask`` may be given; by
     default it is found as ``limits`` say, sharpened or not)."""
     limits = limits or Limits()
     mask = ink_mask(frame, sharpen=limits.sharpen) if ink is None else ink
-    count, labels, stats = _components(mask)
+    ink_at = _Points.of(mask)
+    count, labels = _labels(mask)
+    stats = ink_at.stats(labels, count)
     big = np.flatnonzero((stats[:, 2] > limits.mark_max) | (stats[:, 3] > limits.mark_max))
     big = big[big > 0]
     cut = np.zeros(count, np.bool_)
@@ -245,7 +252,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     marks = np.flatnonzero(keep)
     if len(marks) == 0:
         return _empty()
-    m = _moments(mask, labels, marks, count)
+    m = ink_at.moments(labels, marks, count)
     links = link_marks(x[marks], y[marks], w[marks], h[marks], cut[marks], m, limits.link)
     members, owners, parent = candidates(links, limits.group_size)
     groups = _aggregate(m, members, owners, len(parent), parent)
@@ -316,25 +323,51 @@ def _ends(m: F64, group_of: NDArray[np.int64], sums: F64, mx: F64, my: F64, thet
     return ends
 
 
-def _moments(
-    mask: Image, labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
-) -> F64:
-    """Raw pixel moments (n, sx, sy, sxx, syy, sxy) of each kept mark."""
-    lut = np.full(count, -1, np.int64)
-    lut[marks] = np.arange(len(marks))
-    points = cv2.findNonZero(mask)
-    if points is None:
-        return np.zeros((len(marks), 6))
-    points = points.reshape(-1, 2)
-    xs, ys = points[:, 0], points[:, 1]
-    # np.take at flat indices: quicker than indexing by (ys, xs) and then by lut (_moments
-    # 3.4 -> 2.9 ms per 2color frame, the same moments).
-    k = np.take(lut, np.take(labels, ys * labels.shape[1] + xs))
-    inside = k >= 0
-    k, fx, fy = k[inside], xs[inside].astype(np.float64), ys[inside].astype(np.float64)
-    n = len(marks)
-    cols = (None, fx, fy, fx * fx, fy * fy, fx * fy)
-    return np.stack([np.bincount(k, c, n).astype(np.float64) for c in cols], axis=1)
+class _Points(NamedTuple):
+    """The ink pixels of a mask, in raster order: flat indices and coordinates."""
+
+    flat: NDArray[np.intp]
+    x: NDArray[np.intp]
+    y: NDArray[np.intp]
+
+    @classmethod
+    def of(cls, mask: Image) -> _Points:
+        # numpy finds the nonzero bytes of a 0/1 mask seen as booleans 3x quicker than
+        # cv2.findNonZero lists points (0.35 + 0.14 ms for the rows and columns, against
+        # 1.0 ms per 1280 x 720 frame).
+        ones = np.asarray(cv2.threshold(mask, 0, 1, cv2.THRESH_BINARY)[1], np.uint8)
+        flat = np.flatnonzero(ones.view(np.bool_))
+        y, x = np.divmod(flat, mask.shape[1])
+        return cls(flat, x, y)
+
+    def stats(self, labels: NDArray[np.int32], count: int) -> NDArray[np.int32]:
+        """Each component's box (x, y, width, height) and area, as OpenCV's statistics give
+        them (the background's row is not): found from the ink's pixels, not from every
+        pixel of the frame (0.7 against 1.3 ms per 1280 x 720 frame)."""
+        k = np.take(labels, self.flat)
+        low = np.full((2, count), np.iinfo(np.int32).max, np.int32)
+        high = np.full((2, count), -1, np.int32)
+        for axis, at in enumerate((self.x, self.y)):
+            np.minimum.at(low[axis], k, at.astype(np.int32))
+            np.maximum.at(high[axis], k, at.astype(np.int32))
+        area = np.bincount(k, minlength=count).astype(np.int32)
+        return np.stack([low[0], low[1], high[0] - low[0] + 1, high[1] - low[1] + 1, area],
+                        axis=1)
+
+    def moments(self, labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
+                ) -> F64:
+        """Raw pixel moments (n, sx, sy, sxx, syy, sxy) of each kept mark (``marks``: labels
+        among ``count``), by the labels as they are now (the pieces of opened marks too)."""
+        lut = np.full(count, -1, np.int64)
+        lut[marks] = np.arange(len(marks))
+        # np.take at flat indices: quicker than indexing by (ys, xs) and then by lut.
+        k = np.take(lut, np.take(labels, self.flat))
+        inside = k >= 0
+        k = k[inside]
+        fx, fy = self.x[inside].astype(np.float64), self.y[inside].astype(np.float64)
+        n = len(marks)
+        cols = (None, fx, fy, fx * fx, fy * fy, fx * fy)
+        return np.stack([np.bincount(k, c, n).astype(np.float64) for c in cols], axis=1)
 
 
 def _empty() -> Groups:
