@@ -7,7 +7,8 @@ bench frame 332 of 4color, seed 2026, stored in tests/golden/vision); a frame wi
 candidates than one ``cv2.remap`` takes is cut in blocks; a glyph tied to the felt by the
 edge line of a card on top is ink, and the line is not (a crop of bench frame 1 of
 2color-bf); a patch keeps only its own marks' ink (a crop of bench frame 36 of 2color-bf);
-a share of the white level is rounded down, for every ratio in hundredths and every level.
+a share of the white level is rounded down, for every ratio in hundredths and every level;
+the components' boxes, areas and moments found from the ink's pixels are OpenCV's.
 """
 
 from __future__ import annotations
@@ -18,14 +19,23 @@ import functools
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, patch
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
-from vision.cards.ink import CORE_RATIO, INK_RATIO, _scaled, find_groups, masks
+from vision.cards.ink import (
+    CORE_RATIO,
+    INK_RATIO,
+    _components,
+    _labels,
+    _Points,
+    _scaled,
+    find_groups,
+    masks,
+)
 from vision.cards.link import Links, candidates
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
@@ -281,3 +291,25 @@ def test_the_ink_and_core_ratios_are_hundredths() -> None:
     # ``_scaled`` rounds down exactly for ratios in hundredths only
     for ratio in (INK_RATIO, CORE_RATIO):
         assert round(ratio * 100) == pytest.approx(ratio * 100, abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.05, max_value=0.6))
+def test_component_statistics_from_the_ink_are_opencvs(seed: int, share: float) -> None:
+    """Boxes and areas from the ink's pixels (``_Points.stats``) are OpenCV's statistics, and
+    each component's moments are its pixels' sums, on random masks of any density."""
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 60)), int(rng.integers(1, 90)))
+    mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
+    count, labels, stats = _components(mask)
+    points = _Points.of(mask)
+    plain_count, plain_labels = _labels(mask)
+    assert plain_count == count and np.array_equal(plain_labels, labels)
+    assert np.array_equal(points.stats(labels, count)[1:], stats[1:])
+    marks = np.arange(1, count)
+    moments = points.moments(labels, marks, count)
+    ys, xs = np.nonzero(mask)
+    for row, k in zip(moments, marks.tolist(), strict=True):
+        x, y = xs[labels[ys, xs] == k].astype(float), ys[labels[ys, xs] == k].astype(float)
+        assert row.tolist() == [len(x), x.sum(), y.sum(), (x * x).sum(), (y * y).sum(),
+                                (x * y).sum()]
