@@ -72,6 +72,17 @@ def test_a_place_beyond_the_spread_on_paper_is_looked_at_and_on_felt_is_not() ->
     assert slots.empty(_felt(covered), *cards, np.ones(1, np.bool_)) == [(0, -1)]
 
 
+def test_a_card_on_top_has_no_place_on_its_right() -> None:
+    # Paper right of the card (a card beneath it), but the card lies on top (both its
+    # indices read): a card whose index showed right of it would hide its far index.
+    frame = _table([(250.0, 460.0)])
+    cards = _cards([300.0])
+    assert sorted(slots.empty(_felt(frame), *cards, np.ones(1, np.bool_))) == [
+        (0, -1), (0, 1)]
+    on_top = np.ones(1, np.bool_)
+    assert slots.empty(_felt(frame), *cards, np.ones(1, np.bool_), on_top) == [(0, -1)]
+
+
 def test_a_card_two_steps_away_leaves_the_place_between_empty() -> None:
     frame = _table([(300.0, 450.0)])
     cards = _cards([300.0, 350.0])  # half a card apart: two steps

@@ -304,7 +304,8 @@ class CardReader:
         widths = np.array([r.width for r in reads])
         corners = self._frames(reads)[0]
         named = np.array([r.code is not None for r in reads])
-        empty = slots.empty(felt, corners, rights, downs, widths, self.deck.aspect, named)
+        empty = slots.empty(felt, corners, rights, downs, widths, self.deck.aspect, named,
+                            np.array([r.both for r in reads]))
         if not empty:
             return reads
         rows = [i for i, _ in empty]

@@ -80,12 +80,16 @@ class Places:
 
 
 def empty(felt: Felt, corners: F64, rights: F64, downs: F64, widths: F64, aspect: float,
-          named: NDArray[np.bool_]) -> list[tuple[int, int]]:
+          named: NDArray[np.bool_], on_top: NDArray[np.bool_] | None = None
+          ) -> list[tuple[int, int]]:
     """(read, side) of every place beside a named read where no named read lies and the
     ``felt`` does not show beyond the card's edge (``ROOM``), so a card may lie there; side
     -1 is left of the card, 1 right of it, in its own frame. Each read's card is given by
     its top-left corner, the unit vectors of its frame, its width in pixels and the deck's
-    ``aspect``."""
+    ``aspect``. A card ``on_top`` (both its indices read) has no place on its right: a card
+    whose index lay there would lie on it and hide its far index. (Over 60 bench frames
+    each of 2color and 2color-bf, seed 99, such places were 36 % and 32 % of all places and
+    named no card.)"""
     rows = np.flatnonzero(named)
     if not len(rows):
         return []
@@ -99,6 +103,8 @@ def empty(felt: Felt, corners: F64, rights: F64, downs: F64, widths: F64, aspect
     for side in (-1, 1):
         near = side * across
         free = ~((near > STEP[0]) & (near < STEP[1]) & level).any(axis=1)
+        if side == 1 and on_top is not None:
+            free &= ~on_top[rows]
         u = 0.5 + BEYOND * side
         pts = corner[:, None] + u * right[:, None] + _SIDE[None, :, None] * down[:, None]
         room = felt.share(pts, outside=True) <= ROOM
