@@ -156,6 +156,16 @@ def test_a_covered_joker_matching_middlingly_is_found_where_its_edge_shows_fairl
     assert {"Kh", "Qh", "3c", "Jh"} <= {i.code for i in found}
 
 
+def test_no_face_is_sought_right_of_a_card_on_top() -> None:
+    """A crop of a bench frame (2color-bf, ``table_scene`` seed 99, frame 30, stored in
+    tests/golden/vision): a turned spread whose top card, the 6s, shows both indices. A
+    face right of it, in either sense, would lie on it and hide an index it shows; sought
+    there, a joker was named over the covered 3h. Only covered cards have such a slot."""
+    found = reader("2color-bf").read(golden("2color-bf-seed99-frame30-on-top.png"))
+    assert "Jk" not in {i.code for i in found}
+    assert {"6s", "Ts", "Ac", "Ad"} <= {i.code for i in found}
+
+
 def test_a_card_edge_is_sought_within_the_slack_only() -> None:
     """``strips._edge`` finds a shadowed edge a column either side of where it is told to
     look (``EDGE_SLACK``), and none four columns off."""
