@@ -172,10 +172,10 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     """Cards of ``strip_codes`` beside the card ``items`` already found in ``frame``.
 
     A face is sought only where a spread leaves room for a card: its left edge one step
-    (``SLOT`` card widths) left or right of a read card's, level with it, where no card is
-    found. There its strip must match (``accept``) and its left edge show (``_edge``), or
-    match less (``MIDDLING``) where its edge shows more (``MIDDLING_EDGE``), or faintly
-    (``FAINT``) where its edge shows clearly (``CLEAR``); its
+    (``SLOT`` card widths) left or right of a read card's (right only of a covered card),
+    level with it, where no card is found. There its strip must match (``accept``) and its
+    left edge show (``_edge``), or match less (``MIDDLING``) where its edge shows more
+    (``MIDDLING_EDGE``), or faintly (``FAINT``) where its edge shows clearly (``CLEAR``); its
     paper must reach its far edges (``_on_cards``) and its index corner be blank
     (``_blank``): a card whose index went unread has ink there. ``both`` (one flag per item):
     both indices of that card were read, so it lies on top and may be turned.
@@ -223,7 +223,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     # (its far one, or in the turned sense its near one): only a covered card has such a
     # slot (over 60 bench frames each of 2color and 2color-bf, seed 99, a quarter of the
     # slots, none of them holding a joker).
-    lies_on = np.array([i.code is not None and k < len(both) and both[k]
+    lies_on = np.array([k < len(both) and bool(both[k])
                         for k, i in enumerate(items) if i.code is not None]
                        + [True] * len(on_top), np.bool_)
     for n, which in zip(*np.nonzero(np.stack(room, axis=1)), strict=True):
