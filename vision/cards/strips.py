@@ -223,8 +223,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     # (its far one, or in the turned sense its near one): only a covered card has such a
     # slot (over 60 bench frames each of 2color and 2color-bf, seed 99, a quarter of the
     # slots, none of them holding a joker).
-    lies_on = np.array([k < len(both) and bool(both[k])
-                        for k, i in enumerate(items) if i.code is not None]
+    lies_on = np.array([k in on_top for k, i in enumerate(items) if i.code is not None]
                        + [True] * len(on_top), np.bool_)
     for n, which in zip(*np.nonzero(np.stack(room, axis=1)), strict=True):
         side = -1 if which == 0 else 1
