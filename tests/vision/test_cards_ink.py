@@ -8,7 +8,8 @@ candidates than one ``cv2.remap`` takes is cut in blocks; a glyph tied to the fe
 edge line of a card on top is ink, and the line is not (a crop of bench frame 1 of
 2color-bf); a patch keeps only its own marks' ink (a crop of bench frame 36 of 2color-bf);
 a share of the white level is rounded down, for every ratio in hundredths and every level;
-the components' boxes, areas and moments found from the ink's pixels are OpenCV's.
+the components' boxes and areas measured in one compiled pass are OpenCV's statistics and
+their moments the pixels' sums, also for pieces cut from a component after it was measured.
 """
 
 from __future__ import annotations
@@ -29,14 +30,13 @@ from vision.cards.felt import Felt
 from vision.cards.ink import (
     CORE_RATIO,
     INK_RATIO,
-    _components,
     _labels,
-    _Points,
     _scaled,
     find_groups,
     masks,
 )
 from vision.cards.link import Links, candidates
+from vision.cards.measure import measure, measure_more
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
@@ -293,23 +293,64 @@ def test_the_ink_and_core_ratios_are_hundredths() -> None:
         assert round(ratio * 100) == pytest.approx(ratio * 100, abs=1e-9)
 
 
+def _opencv_and_sums(mask: np.ndarray, labels: np.ndarray, count: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """OpenCV's statistics of ``labels`` (the mask's components, numbered as OpenCV does)
+    and each component's moments as plain sums over its pixels."""
+    stats = cv2.connectedComponentsWithStats((labels > 0).astype(np.uint8), 8, cv2.CV_32S)[2]
+    if len(stats) != count:  # not OpenCV's own numbering: box each label by its pixels
+        stats = np.zeros((count, 5), np.int32)
+        for k in range(1, count):
+            ys, xs = np.nonzero(labels == k)
+            if len(xs):
+                stats[k] = (xs.min(), ys.min(), np.ptp(xs) + 1, np.ptp(ys) + 1, len(xs))
+    ys, xs = np.nonzero(mask)
+    sums = np.zeros((count, 6))
+    for k in range(1, count):
+        x, y = xs[labels[ys, xs] == k].astype(float), ys[labels[ys, xs] == k].astype(float)
+        sums[k] = [len(x), x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum()]
+    return stats, sums
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.05, max_value=0.6))
-def test_component_statistics_from_the_ink_are_opencvs(seed: int, share: float) -> None:
-    """Boxes and areas from the ink's pixels (``_Points.stats``) are OpenCV's statistics, and
-    each component's moments are its pixels' sums, on random masks of any density."""
+def test_component_measures_are_opencvs_statistics_and_pixel_sums(seed: int, share: float
+                                                                   ) -> None:
+    """Boxes and areas measured in one pass (``measure``) are OpenCV's statistics, and each
+    component's moments are its pixels' sums, on random masks of any density and width
+    (rows that are not a whole number of eight-byte words included)."""
     rng = np.random.default_rng(seed)
     shape = (int(rng.integers(1, 60)), int(rng.integers(1, 90)))
     mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
-    count, labels, stats = _components(mask)
-    points = _Points.of(mask)
-    plain_count, plain_labels = _labels(mask)
-    assert plain_count == count and np.array_equal(plain_labels, labels)
-    assert np.array_equal(points.stats(points.labelled(labels), count)[1:], stats[1:])
-    marks = np.arange(1, count)
-    moments = points.moments(points.labelled(labels), marks, count)
-    ys, xs = np.nonzero(mask)
-    for row, k in zip(moments, marks.tolist(), strict=True):
-        x, y = xs[labels[ys, xs] == k].astype(float), ys[labels[ys, xs] == k].astype(float)
-        assert row.tolist() == [len(x), x.sum(), y.sum(), (x * x).sum(), (y * y).sum(),
-                                (x * y).sum()]
+    count, labels = _labels(mask)
+    got = measure(mask, labels, count)
+    stats, sums = _opencv_and_sums(mask, labels, count)
+    assert np.array_equal(got.stats[1:], stats[1:])
+    assert np.array_equal(got.moments[1:], sums[1:])
+    assert got.stats[0].tolist()[4] == 0  # the background has no ink pixel
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_pieces_cut_from_a_component_are_measured_within_its_box(seed: int) -> None:
+    """Components relabelled after the first measure (a large one cut into pieces) are
+    measured within its box by ``measure_more``; every other row is kept as it was."""
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(8, 50)), int(rng.integers(8, 70)))
+    mask = np.where(rng.random(shape) < 0.5, 255, 0).astype(np.uint8)
+    count, labels = _labels(mask)
+    before = measure(mask, labels, count)
+    k = int(np.argmax(before.stats[1:, 4])) + 1  # the largest component, cut into pieces
+    bx, by, bw, bh = (int(v) for v in before.stats[k, :4])
+    roi = labels[by:by + bh, bx:bx + bw]
+    part = roi == k
+    rows = np.arange(bh)[:, None] % 3 == 0  # every third row of it becomes a piece
+    pieces, piece_labels = _labels((part & rows).astype(np.uint8) * 255)
+    inside = part & rows
+    roi[inside] = piece_labels[inside] + (count - 1)
+    got = measure_more(mask, labels, before, count, count + pieces - 1, (bx, by, bw, bh))
+    stats, sums = _opencv_and_sums(mask, np.where(labels == k, 0, labels), count + pieces - 1)
+    assert np.array_equal(got.stats[:count], before.stats)
+    assert np.array_equal(got.moments[:count], before.moments)
+    assert np.array_equal(got.stats[count:], stats[count:])
+    assert np.array_equal(got.moments[count:], sums[count:])

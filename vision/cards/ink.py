@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .link import LINK, candidates, link_marks, shape
+from .measure import measure, measure_more
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -199,12 +200,6 @@ def _scaled(image: Image, ratio: float) -> Image:
 _GROW = np.ones((3, 3), np.uint8)
 
 
-def _components(mask: Image) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]:
-    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    return int(count), np.asarray(labels, np.int32), np.asarray(stats, np.int32)
-
-
 def _labels(mask: Image) -> tuple[int, NDArray[np.int32]]:
     count, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
     return int(count), np.asarray(labels, np.int32)
@@ -216,37 +211,32 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     default it is found as ``limits`` say, sharpened or not)."""
     limits = limits or Limits()
     mask = ink_mask(frame, sharpen=limits.sharpen) if ink is None else ink
-    ink_at = _Points.of(mask)
     count, labels = _labels(mask)
-    at = ink_at.labelled(labels)
-    stats = ink_at.stats(at, count)
+    measures = measure(mask, labels, count)
+    stats = measures.stats
     big = np.flatnonzero((stats[:, 2] > limits.mark_max) | (stats[:, 3] > limits.mark_max))
     big = big[big > 0]
-    cut = np.zeros(count, np.bool_)
+    first = count
     if len(big):
         # A mark touching a hairline (a picture frame, a card's edge) is lost in one large
         # component: open the large components only, which cuts hairlines and keeps solid
         # marks. The pieces are "cut" marks: they may join a mark above or below, not each
         # other.
         kernel = np.ones((3, 3), np.uint8)
-        extra = [stats]
         for k in big.tolist():
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             roi = labels[by:by + bh, bx:bx + bw]
             opened = np.asarray(cv2.morphologyEx(
                 (roi == k).astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel), np.uint8)
-            pieces, piece_labels, piece_stats = _components(opened)
+            pieces, piece_labels = _labels(opened)
             if pieces > 1:
                 inside = opened > 0
                 roi[inside] = piece_labels[inside] + (count - 1)
-                piece_stats[1:, 0] += bx
-                piece_stats[1:, 1] += by
-                extra.append(piece_stats[1:])
+                measures = measure_more(mask, labels, measures, count, count + pieces - 1,
+                                        (bx, by, bw, bh))
                 count += pieces - 1
-        if len(extra) > 1:
-            stats = np.concatenate(extra)
-            at = ink_at.labelled(labels)  # the pieces' pixels relabelled
-            cut = np.concatenate([cut, np.ones(count - len(cut), np.bool_)])
+        stats = measures.stats
+    cut = np.arange(count) >= first
     x, y, w, h, area = (stats[:, i] for i in range(5))
     keep = (
         (h >= limits.mark_min) & (h <= limits.mark_max) & (w <= limits.mark_max)
@@ -256,7 +246,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     marks = np.flatnonzero(keep)
     if len(marks) == 0:
         return _empty()
-    m = ink_at.moments(at, marks, count)
+    m = measures.moments[marks]
     links = link_marks(x[marks], y[marks], w[marks], h[marks], cut[marks], m, limits.link)
     members, owners, parent = candidates(links, limits.group_size)
     groups = _aggregate(m, members, owners, len(parent), parent)
@@ -325,57 +315,6 @@ def _ends(m: F64, group_of: NDArray[np.int64], sums: F64, mx: F64, my: F64, thet
         ends[:, sense, 0] = rest[:, 1:3] / rest_n[:, None]
         ends[:, sense, 1] = m[suit, 1:3] / n[suit][:, None]
     return ends
-
-
-class _Points(NamedTuple):
-    """The ink pixels of a mask, in raster order: flat indices and coordinates."""
-
-    flat: NDArray[np.intp]
-    x: NDArray[np.intp]
-    y: NDArray[np.intp]
-
-    @classmethod
-    def of(cls, mask: Image) -> _Points:
-        # numpy finds the nonzero bytes of a 0/1 mask seen as booleans 3x quicker than
-        # cv2.findNonZero lists points (0.35 + 0.14 ms for the rows and columns, against
-        # 1.0 ms per 1280 x 720 frame).
-        ones = np.asarray(cv2.threshold(mask, 0, 1, cv2.THRESH_BINARY)[1], np.uint8)
-        flat = np.flatnonzero(ones.view(np.bool_))
-        y, x = np.divmod(flat, mask.shape[1])
-        return cls(flat, x, y)
-
-    def labelled(self, labels: NDArray[np.int32]) -> NDArray[np.int32]:
-        """The label of each ink pixel (np.take at flat indices: quicker than indexing by
-        rows and columns)."""
-        out: NDArray[np.int32] = np.take(labels, self.flat)
-        return out
-
-    def stats(self, at: NDArray[np.int32], count: int) -> NDArray[np.int32]:
-        """Each component's box (x, y, width, height) and area, as OpenCV's statistics give
-        them (the background's row is not), from the label ``at`` each ink pixel: found from
-        the ink's pixels, not from every pixel of the frame (0.7 against 1.3 ms per 1280 x
-        720 frame)."""
-        low = np.full((2, count), np.iinfo(np.int32).max, np.int32)
-        high = np.full((2, count), -1, np.int32)
-        for axis, xy in enumerate((self.x, self.y)):
-            np.minimum.at(low[axis], at, xy.astype(np.int32))
-            np.maximum.at(high[axis], at, xy.astype(np.int32))
-        area = np.bincount(at, minlength=count).astype(np.int32)
-        return np.stack([low[0], low[1], high[0] - low[0] + 1, high[1] - low[1] + 1, area],
-                        axis=1)
-
-    def moments(self, at: NDArray[np.int32], marks: NDArray[np.int64], count: int) -> F64:
-        """Raw pixel moments (n, sx, sy, sxx, syy, sxy) of each kept mark (``marks``: labels
-        among ``count``), from the label ``at`` each ink pixel."""
-        lut = np.full(count, -1, np.int64)
-        lut[marks] = np.arange(len(marks))
-        k = np.take(lut, at)
-        inside = k >= 0
-        k = k[inside]
-        fx, fy = self.x[inside].astype(np.float64), self.y[inside].astype(np.float64)
-        n = len(marks)
-        cols = (None, fx, fy, fx * fx, fy * fy, fx * fy)
-        return np.stack([np.bincount(k, c, n).astype(np.float64) for c in cols], axis=1)
 
 
 def _empty() -> Groups:
