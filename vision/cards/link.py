@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -66,73 +67,98 @@ def link_marks(
     """
     _, cx, cy, theta, major, minor = shape(moments)
     elong = major / np.maximum(minor, 1e-6)
-    # Per mark, taken per pair: a pair's trigonometry made once (numpy's cos and sin give
-    # an element the same value wherever it lies in an array).
-    cos, sin = np.cos(theta), np.sin(theta)
-    n = len(x)
     order = np.argsort(x, kind="stable")
-    x0, y0 = x[order].astype(np.float64), y[order].astype(np.float64)
-    x1, y1 = x0 + w[order], y0 + h[order]
-    hh = np.maximum(w, h)[order].astype(np.float64)  # a mark's size, nearly whatever its turn
-    reach = np.maximum(max(ALONG, link) * hh, REACH_MIN)
-    # Candidate pairs: each mark with the marks after it (by left edge) that start within
-    # its reach, all made at once.
-    end = np.searchsorted(x0, x1 + reach, side="right")
-    count = np.maximum(end - np.arange(n) - 1, 0)
-    a = np.repeat(np.arange(n), count)
-    b = a + 1 + (np.arange(len(a)) - np.repeat(np.cumsum(count) - count, count))
-    gap_x = x0[b] - x1[a]
-    gap_y = np.maximum(y0[b] - y1[a], y0[a] - y1[b])
-    small = np.minimum(hh[a], hh[b])
-    oa, ob = order[a], order[b]
-    # The axis is the more elongated mark's; a cut mark only ever joins along the axis of a
-    # whole one (a suit cut from a frame, under its rank).
-    ref = np.where((elong[oa] >= elong[ob]) & ~cut[oa] | cut[ob], oa, ob)
-    dx, dy = cx[ob] - cx[oa], cy[ob] - cy[oa]
-    cos_t, sin_t = cos[ref], sin[ref]
-    along = (
-        (np.abs(dx * cos_t + dy * sin_t) >= ALONG_COS * np.hypot(dx, dy))
-        & (elong[ref] >= 1.25) & (np.abs(dy * cos_t - dx * sin_t) <= 0.5 * small)
-    )
-    reach_ab = np.where(along, ALONG, link) * small
-    # Side by side needs like sizes ("1" and "0"); two round marks have no axis to tell.
-    side_by_side = ~along & (elong[ref] >= 1.25)
-    like = np.maximum(hh[a], hh[b]) <= np.where(side_by_side, SIMILAR_ACROSS, SIMILAR) * small
-    allowed = ~(cut[oa] | cut[ob]) | (along & (cut[oa] != cut[ob]))
-    near = (np.maximum(gap_x, gap_y) <= np.maximum(reach_ab, REACH_MIN)) & like & allowed
-    # Pieces of one hairline (a card's edge, broken by noise) lie thin and end to end: they
-    # join nothing, else they chain whole spreads into one group.
-    thin = (elong >= 3.0) & (minor <= 2.0)
-    both = thin[oa] & thin[ob]
-    ca = np.abs(dx * cos[oa] + dy * sin[oa])
-    cb = np.abs(dx * cos[ob] + dy * sin[ob])
-    dist = np.maximum(np.hypot(dx, dy), 1e-6)
-    lateral = np.abs(dy * cos[oa] - dx * sin[oa])
-    inline = both & (ca >= 0.95 * dist) & (cb >= 0.95 * dist) & (lateral <= 1.5) & (
-        np.maximum(gap_x, gap_y) <= 2 * small)
-    line = np.zeros(len(elong), np.bool_)
-    line[oa[inline]] = True
-    line[ob[inline]] = True
-    near &= ~(line[oa] | line[ob])
-    pa, pb, pair_along = a[near], b[near], along[near]
-    label = np.arange(n)
-    if len(pa):
-        while True:
-            low = np.minimum(label[pa], label[pb])
-            before = label.copy()
-            np.minimum.at(label, pa, low)
-            np.minimum.at(label, pb, low)
-            label = label[label]
-            if np.array_equal(label, before):
-                break
+    pa, pb, along, label = _joins(
+        order, x.astype(np.float64), y.astype(np.float64), w.astype(np.float64),
+        h.astype(np.float64), cut.astype(np.bool_), cx, cy, np.cos(theta), np.sin(theta), elong,
+        minor, float(link))
     # Each group's number: its root's rank among the roots (what np.unique's inverse gives,
     # without sorting).
-    root = np.zeros(n, np.bool_)
+    root = np.zeros(len(x), np.bool_)
     root[label] = True
     dense = np.cumsum(root)[label] - 1
-    out = np.empty(n, np.int64)
+    out = np.empty(len(x), np.int64)
     out[order] = dense
-    return Links(out, order[pa], order[pb], pair_along)
+    return Links(out, order[pa], order[pb], along)
+
+
+@numba.njit(cache=True, nogil=True)
+def _joins(order, x, y, w, h, cut, cx, cy, cos, sin, elong, minor, link):  # type: ignore[no-untyped-def]
+    """The pairs of marks joined, as positions in ``order`` (marks by left edge), whether
+    each joins along the axis, and each position's group as the least position joined to
+    it (see ``link_marks``). Each mark is paired with the marks after it (by left edge) that
+    start within its reach; every test is the float arithmetic of the numpy version it
+    replaced, in the same order, so the same pairs join."""
+    n = len(order)
+    x0 = np.empty(n)
+    y0 = np.empty(n)
+    x1 = np.empty(n)
+    y1 = np.empty(n)
+    hh = np.empty(n)
+    for i in range(n):
+        k = order[i]
+        x0[i], y0[i] = x[k], y[k]
+        x1[i], y1[i] = x[k] + w[k], y[k] + h[k]
+        hh[i] = max(w[k], h[k])  # a mark's size, nearly whatever its turn
+    wide = max(ALONG, link)
+    # Pieces of one hairline (a card's edge, broken by noise) lie thin and end to end: they
+    # join nothing, else they chain whole spreads into one group.
+    line = np.zeros(n, np.bool_)
+    found = []
+    for i in range(n):
+        reach = max(wide * hh[i], REACH_MIN)
+        limit = x1[i] + reach
+        oa = order[i]
+        for j in range(i + 1, n):
+            if x0[j] > limit:
+                break
+            ob = order[j]
+            gap = max(x0[j] - x1[i], max(y0[j] - y1[i], y0[i] - y1[j]))
+            small = min(hh[i], hh[j])
+            dx, dy = cx[ob] - cx[oa], cy[ob] - cy[oa]
+            if elong[oa] >= 3.0 and minor[oa] <= 2.0 and elong[ob] >= 3.0 and minor[ob] <= 2.0:
+                dist = max(np.hypot(dx, dy), 1e-6)
+                if (abs(dx * cos[oa] + dy * sin[oa]) >= 0.95 * dist
+                        and abs(dx * cos[ob] + dy * sin[ob]) >= 0.95 * dist
+                        and abs(dy * cos[oa] - dx * sin[oa]) <= 1.5 and gap <= 2 * small):
+                    line[i] = True
+                    line[j] = True
+            # The axis is the more elongated mark's; a cut mark only ever joins along the
+            # axis of a whole one (a suit cut from a frame, under its rank).
+            ref = oa if (elong[oa] >= elong[ob] and not cut[oa]) or cut[ob] else ob
+            c, s = cos[ref], sin[ref]
+            along = (abs(dx * c + dy * s) >= ALONG_COS * np.hypot(dx, dy)
+                     and elong[ref] >= 1.25 and abs(dy * c - dx * s) <= 0.5 * small)
+            reach_ab = (ALONG if along else link) * small
+            # Side by side needs like sizes ("1" and "0"); two round marks have no axis.
+            like = max(hh[i], hh[j]) <= (
+                SIMILAR_ACROSS if not along and elong[ref] >= 1.25 else SIMILAR) * small
+            allowed = not (cut[oa] or cut[ob]) or (along and cut[oa] != cut[ob])
+            if gap <= max(reach_ab, REACH_MIN) and like and allowed:
+                found.append((i, j, along))
+    pa = np.empty(len(found), np.int64)
+    pb = np.empty(len(found), np.int64)
+    pair_along = np.empty(len(found), np.bool_)
+    kept = 0
+    for i, j, along in found:
+        if not (line[i] or line[j]):
+            pa[kept], pb[kept], pair_along[kept] = i, j, along
+            kept += 1
+    # Groups: each position's least joined position (union by the lesser root).
+    label = np.arange(n)
+    for t in range(kept):
+        ra, rb = pa[t], pb[t]
+        while label[ra] != ra:
+            ra = label[ra]
+        while label[rb] != rb:
+            rb = label[rb]
+        if ra < rb:
+            label[rb] = ra
+        elif rb < ra:
+            label[ra] = rb
+    for i in range(n):
+        label[i] = label[label[i]]
+    return pa[:kept], pb[:kept], pair_along[:kept], label
 
 
 def candidates(links: Links, most: int

@@ -1,0 +1,126 @@
+"""Marks joined into groups (``link.link_marks``): the compiled pass over pairs within reach
+joins exactly the pairs that the rules, checked pair by pair over every pair of marks,
+join; and the groups are the sets of marks those joins connect, numbered by their leftmost
+mark.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.cards.link import (
+    ALONG,
+    ALONG_COS,
+    REACH_MIN,
+    SIMILAR,
+    SIMILAR_ACROSS,
+    link_marks,
+    shape,
+)
+
+
+def _marks(seed: int, n: int) -> tuple[np.ndarray, ...]:
+    """``n`` marks packed into a small field (so many lie within reach of each other):
+    boxes, a few of them cut, and moments of random pixels inside each box, some of them
+    thin lines (hairline pieces)."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 120, n).astype(np.int32)
+    y = rng.integers(0, 80, n).astype(np.int32)
+    w = rng.integers(1, 20, n).astype(np.int32)
+    h = rng.integers(1, 25, n).astype(np.int32)
+    thin = rng.random(n) < 0.3
+    w[thin & (rng.random(n) < 0.5)] = 1
+    h[thin & (w > 1)] = 1
+    moments = np.zeros((n, 6))
+    for k in range(n):
+        px = x[k] + rng.integers(0, w[k], 12).astype(float)
+        py = y[k] + rng.integers(0, h[k], 12).astype(float)
+        moments[k] = [12, px.sum(), py.sum(), (px * px).sum(), (py * py).sum(),
+                      (px * py).sum()]
+    cut = rng.random(n) < 0.2
+    return x, y, w, h, cut, moments
+
+
+def _rules(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, cut: np.ndarray,
+           moments: np.ndarray, link: float) -> tuple[dict[tuple[int, int], bool], list[int]]:
+    """The joined pairs (mark, mark) with whether each joins along the axis, and each
+    mark's group, by the rules written out for one pair at a time, over every pair."""
+    _, cx, cy, theta, major, minor = shape(moments)
+    elong = major / np.maximum(minor, 1e-6)
+    n = len(x)
+    order = sorted(range(n), key=lambda k: (int(x[k]), k))
+    size = [float(max(w[k], h[k])) for k in range(n)]
+
+    def gap(a: int, b: int) -> float:  # a left of b by left edge
+        return max(float(x[b]) - float(x[a] + w[a]),
+                   max(float(y[b]) - float(y[a] + h[a]), float(y[a]) - float(y[b] + h[b])))
+
+    def thin(k: int) -> bool:
+        return bool(elong[k] >= 3.0 and minor[k] <= 2.0)
+
+    line = [False] * n
+    pairs: dict[tuple[int, int], bool] = {}
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            dx, dy = cx[b] - cx[a], cy[b] - cy[a]
+            small = min(size[a], size[b])
+            # Hairline pieces are told only among marks within reach of the left one.
+            within = float(x[b]) <= float(x[a] + w[a]) + max(max(ALONG, link) * size[a],
+                                                               REACH_MIN)
+            if within and thin(a) and thin(b):
+                dist = max(float(np.hypot(dx, dy)), 1e-6)
+                ca = abs(dx * math.cos(theta[a]) + dy * math.sin(theta[a]))
+                cb = abs(dx * math.cos(theta[b]) + dy * math.sin(theta[b]))
+                lateral = abs(dy * math.cos(theta[a]) - dx * math.sin(theta[a]))
+                if ca >= 0.95 * dist and cb >= 0.95 * dist and lateral <= 1.5 and (
+                        gap(a, b) <= 2 * small):
+                    line[a] = line[b] = True
+            ref = a if (elong[a] >= elong[b] and not cut[a]) or cut[b] else b
+            c, s = math.cos(theta[ref]), math.sin(theta[ref])
+            along = bool(abs(dx * c + dy * s) >= ALONG_COS * np.hypot(dx, dy)
+                         and elong[ref] >= 1.25 and abs(dy * c - dx * s) <= 0.5 * small)
+            reach = max((ALONG if along else link) * small, REACH_MIN)
+            alike = SIMILAR_ACROSS if not along and elong[ref] >= 1.25 else SIMILAR
+            allowed = not (cut[a] or cut[b]) or (along and cut[a] != cut[b])
+            if gap(a, b) <= reach and max(size[a], size[b]) <= alike * small and allowed:
+                pairs[(a, b)] = along
+    pairs = {p: v for p, v in pairs.items() if not (line[p[0]] or line[p[1]])}
+    # Groups: marks connected by joins, numbered by their leftmost marks' order.
+    root = list(range(n))
+
+    def find(k: int) -> int:
+        while root[k] != k:
+            k = root[k]
+        return k
+
+    for a, b in pairs:
+        root[find(a)] = find(b)
+    leftmost: dict[int, int] = {}
+    for i, k in enumerate(order):
+        leftmost.setdefault(find(k), i)
+    numbers = sorted(set(leftmost.values()))
+    return pairs, [numbers.index(leftmost[find(k)]) for k in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.integers(min_value=1, max_value=40),
+       st.sampled_from([0.3, 0.45, 0.6, 1.0]))
+def test_marks_join_as_the_rules_say_pair_by_pair(seed: int, n: int, link: float) -> None:
+    x, y, w, h, cut, moments = _marks(seed, n)
+    links = link_marks(x, y, w, h, cut, moments, link)
+    pairs, groups = _rules(x, y, w, h, cut, moments, link)
+    got = {(int(a), int(b)): bool(v)
+           for a, b, v in zip(links.pa, links.pb, links.along, strict=True)}
+    assert got == pairs
+    assert links.group_of.tolist() == groups
+
+
+def test_no_marks_no_links() -> None:
+    empty = np.zeros(0, np.int32)
+    links = link_marks(empty, empty, empty, empty, np.zeros(0, np.bool_), np.zeros((0, 6)),
+                       0.3)
+    assert len(links.group_of) == 0 and len(links.pa) == 0
