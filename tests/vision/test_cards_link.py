@@ -1,12 +1,15 @@
 """Marks joined into groups (``link.link_marks``): the compiled pass over pairs within reach
 joins exactly the pairs that the rules, checked pair by pair over every pair of marks,
 join; and the groups are the sets of marks those joins connect, numbered by their leftmost
-mark.
+mark. Candidates (``link.candidates``): the compiled search offers the subsets its rules
+name, written out over plain sets, in their order.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 
 import numpy as np
 from hypothesis import given, settings
@@ -18,6 +21,8 @@ from vision.cards.link import (
     REACH_MIN,
     SIMILAR,
     SIMILAR_ACROSS,
+    Links,
+    candidates,
     link_marks,
     shape,
 )
@@ -124,3 +129,54 @@ def test_no_marks_no_links() -> None:
     links = link_marks(empty, empty, empty, empty, np.zeros(0, np.bool_), np.zeros((0, 6)),
                        0.3)
     assert len(links.group_of) == 0 and len(links.pa) == 0
+
+
+def _offered_by_the_rules(links: Links, most: int) -> list[tuple[int, ...]]:
+    """The subsets ``candidates`` offers, in its order, by its docstring's rules written
+    out over plain sets."""
+    group_of, pa, pb = links.group_of.tolist(), links.pa.tolist(), links.pb.tolist()
+    joined = {frozenset(p) for p in zip(pa, pb, strict=True)}
+    over = {frozenset(p) for p, a in zip(zip(pa, pb, strict=True), links.along.tolist(),
+                                         strict=True) if a}
+    size = Counter(group_of)
+    out: list[tuple[int, ...]] = []
+    for g in sorted(size):
+        own = [k for k in range(len(group_of)) if group_of[k] == g]
+        if not 3 <= size[g] <= most:
+            continue
+        for n in (2, 3):
+            for s in itertools.combinations(own, n):
+                pairs = [frozenset(p) for p in itertools.combinations(s, 2)]
+                if n < len(own) and sum(p in joined for p in pairs) >= n - 1 and any(
+                        p in over for p in pairs):
+                    out.append(s)
+    chain = [(a, b) for a, b in zip(pa, pb, strict=True) if size[group_of[a]] > most]
+    out += [tuple(sorted(e)) for e in chain if frozenset(e) in over]
+    near: dict[int, list[int]] = {}
+    for a, b in chain:
+        near.setdefault(a, []).append(b)
+        near.setdefault(b, []).append(a)
+    for mid, around in near.items():
+        for e, f in itertools.combinations(around, 2):
+            if any(frozenset(p) in over for p in ((mid, e), (mid, f), (e, f))):
+                out.append(tuple(sorted((mid, e, f))))
+    return list(dict.fromkeys(out))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.integers(min_value=1, max_value=40),
+       st.integers(min_value=3, max_value=6))
+def test_candidates_are_the_groups_and_the_subsets_the_rules_offer(seed: int, n: int,
+                                                                   most: int) -> None:
+    """Every group is a candidate, then the subsets the rules offer (small groups' subsets
+    that hang together with a mark over another, chains' joined pairs and paths of three),
+    each once, in the rules' order; each subset's parent is its marks' group."""
+    x, y, w, h, cut, moments = _marks(seed, n)
+    links = link_marks(x, y, w, h, cut, moments, 1.0)  # a wide link: chains form
+    members, owners, parent = candidates(links, most)
+    groups = int(links.group_of.max()) + 1
+    assert members[:n].tolist() == list(range(n))
+    assert owners[:n].tolist() == links.group_of.tolist()
+    got = [tuple(members[owners == k].tolist()) for k in range(groups, len(parent))]
+    assert got == _offered_by_the_rules(links, most)
+    assert parent.tolist() == list(range(groups)) + [int(links.group_of[s[0]]) for s in got]

@@ -10,11 +10,12 @@ parts that may be an index by themselves, is offered as a candidate (``candidate
 
 from __future__ import annotations
 
-import itertools
 from typing import NamedTuple
 
 import numba
 import numpy as np
+from numba import types
+from numba.typed import Dict, List
 from numpy.typing import NDArray
 
 F64 = NDArray[np.float64]
@@ -172,65 +173,144 @@ def candidates(links: Links, most: int
     through several cards (an edge line touching their indices): it is offered as each
     joined pair and each path of three marks. A subset is offered only where two of its
     marks join along the axis (``Links.along``): an index is a rank over its suit, and
-    marks joined only side by side (a ten's "1" and "0", a row of pips) are none (see
-    ``_over``). The reader keeps, among candidates sharing marks, the one that fits an
-    index best.
+    marks joined only side by side (a ten's "1" and "0", a row of pips) are none: over 300
+    bench frames per style (seed 2026) offering only such subsets took the candidates of a
+    2color frame from 237 to 141 (those from chains of more than six marks from 95 to 21)
+    and the median read from 47.7 to 43.4 ms (2color), 50.2 to 43.4 (4color), 39.4 to 38.3
+    (2color-bf) and 38.9 to 37.5 (4color-bf), with the same cards read right (one fewer in
+    2color-bf, of 14,700) and none wrong. The reader keeps, among candidates sharing marks,
+    the one that fits an index best. Subsets come in a fixed order (the small groups' in
+    group order, each group's pairs then triples in lexicographic order of their marks;
+    then the chains' pairs in the order of the joins, then their paths of three by middle
+    mark in order of first appearance), each once, where it first comes.
     """
-    group_of, pa, pb = links.group_of, links.pa, links.pb
-    nmarks = np.bincount(group_of)
-    members: list[NDArray[np.int64]] = [np.arange(len(group_of))]
-    owners: list[NDArray[np.int64]] = [group_of]
-    parent: list[int] = list(range(len(nmarks)))
-    subsets: list[tuple[int, ...]] = []
-    by_group = np.argsort(group_of, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(nmarks)])
-    joined = _both_ways(pa.tolist(), pb.tolist())
-    over = _both_ways(pa[links.along].tolist(), pb[links.along].tolist())
-    for gid in np.flatnonzero((nmarks >= 3) & (nmarks <= most)).tolist():
-        own = by_group[starts[gid]:starts[gid + 1]].tolist()
-        subsets += [s for size in (2, 3) if size < len(own)
-                    for s in itertools.combinations(own, size)
-                    if _hangs(s, joined) and _over(s, over)]
-    chained = nmarks[group_of] > most
-    if chained.any():
-        keep = chained[pa]
-        edges = list(zip(pa[keep].tolist(), pb[keep].tolist(), strict=True))
-        near: dict[int, list[int]] = {}
-        for a, b in edges:
-            near.setdefault(a, []).append(b)
-            near.setdefault(b, []).append(a)
-        subsets += [tuple(sorted(e)) for e in edges if e in over]
-        subsets += [tuple(sorted((mid, *ends))) for mid, around in near.items()
-                    for ends in itertools.combinations(around, 2) if _over((mid, *ends), over)]
-    unique = list(dict.fromkeys(subsets))
-    if unique:
-        sizes = np.fromiter(map(len, unique), np.int64, len(unique))
-        members.append(np.fromiter(itertools.chain.from_iterable(unique), np.int64,
-                                   int(sizes.sum())))
-        owners.append(np.repeat(np.arange(len(nmarks), len(nmarks) + len(unique)), sizes))
-        parent += group_of[[subset[0] for subset in unique]].tolist()
-    return np.concatenate(members), np.concatenate(owners), np.array(parent, np.int64)
+    group_of = links.group_of.astype(np.int64)
+    ngroups = int(group_of.max()) + 1 if len(group_of) else 0
+    subsets, sizes = _subsets(group_of, links.pa.astype(np.int64), links.pb.astype(np.int64),
+                              links.along.astype(np.bool_), ngroups, most)
+    members = np.concatenate([np.arange(len(group_of)), subsets])
+    owners = np.concatenate([group_of, np.repeat(np.arange(ngroups, ngroups + len(sizes)),
+                                                 sizes)])
+    firsts = subsets[np.cumsum(sizes) - sizes] if len(sizes) else np.zeros(0, np.int64)
+    parent = np.concatenate([np.arange(ngroups), group_of[firsts]])
+    return members, owners, parent
 
 
-def _both_ways(pa: list[int], pb: list[int]) -> set[tuple[int, int]]:
-    """The pairs (``pa``, ``pb``) of marks joined, each both ways round."""
-    pairs = set(zip(pa, pb, strict=True))
-    return pairs | {(b, a) for a, b in pairs}
+@numba.njit(cache=True, nogil=True)
+def _subsets(group_of, pa, pb, along, ngroups, most):  # type: ignore[no-untyped-def]
+    """The subsets ``candidates`` offers, as their marks one after another, and their
+    sizes."""
+    n = len(group_of)
+    nmarks = np.zeros(ngroups, np.int64)
+    for k in range(n):
+        nmarks[group_of[k]] += 1
+    # Each mark's joins: the marks joined to it, and whether one over the other.
+    degree = np.zeros(n + 1, np.int64)
+    for t in range(len(pa)):
+        degree[pa[t] + 1] += 1
+        degree[pb[t] + 1] += 1
+    start = np.cumsum(degree)
+    fill = start[:-1].copy()
+    other = np.empty(2 * len(pa), np.int64)
+    over = np.empty(2 * len(pa), np.bool_)
+    for t in range(len(pa)):
+        for a, b in ((pa[t], pb[t]), (pb[t], pa[t])):
+            other[fill[a]], over[fill[a]] = b, along[t]
+            fill[a] += 1
+    out = List.empty_list(types.int64)
+    sizes = List.empty_list(types.int64)
+    seen = Dict.empty(types.int64, types.boolean)
+    # Groups of three to ``most`` marks: their subsets of two and three that hang together.
+    order = np.argsort(group_of, kind="mergesort")
+    first = np.zeros(ngroups + 1, np.int64)
+    first[1:] = np.cumsum(nmarks)
+    for g in range(ngroups):
+        m = nmarks[g]
+        if m < 3 or m > most:
+            continue
+        own = order[first[g]:first[g + 1]]
+        for i in range(m):
+            for j in range(i + 1, m):
+                a, b = own[i], own[j]
+                ab = _join(other, over, start, a, b)
+                if ab == 2:
+                    _offer(out, sizes, seen, n, a, b, -1)
+        if m > 3:
+            for i in range(m):
+                for j in range(i + 1, m):
+                    for k in range(j + 1, m):
+                        a, b, c = own[i], own[j], own[k]
+                        ab = _join(other, over, start, a, b)
+                        ac = _join(other, over, start, a, c)
+                        bc = _join(other, over, start, b, c)
+                        joins = (ab > 0) + (ac > 0) + (bc > 0)
+                        if joins >= 2 and (ab == 2 or ac == 2 or bc == 2):
+                            _offer(out, sizes, seen, n, a, b, c)
+    # Chains of more than ``most`` marks: each pair joined one over the other, then each
+    # path of three (a middle mark and two of its joined marks) with a join one over the
+    # other, the middle marks in order of first appearance among the joins.
+    middles = List.empty_list(types.int64)
+    around_start = np.full(n, -1, np.int64)
+    for t in range(len(pa)):
+        if nmarks[group_of[pa[t]]] <= most:
+            continue
+        if along[t]:
+            _offer(out, sizes, seen, n, min(pa[t], pb[t]), max(pa[t], pb[t]), -1)
+        for a in (pa[t], pb[t]):
+            if around_start[a] < 0:
+                around_start[a] = len(middles)
+                middles.append(a)
+    for mid in middles:
+        # Its joins within the chain, in the order of the joins.
+        ends = List.empty_list(types.int64)
+        for t in range(len(pa)):
+            if nmarks[group_of[pa[t]]] <= most:
+                continue
+            if pa[t] == mid:
+                ends.append(pb[t])
+            elif pb[t] == mid:
+                ends.append(pa[t])
+        for i in range(len(ends)):
+            for j in range(i + 1, len(ends)):
+                e, f = ends[i], ends[j]
+                if (_join(other, over, start, mid, e) == 2
+                        or _join(other, over, start, mid, f) == 2
+                        or _join(other, over, start, e, f) == 2):
+                    lo, hi = min(e, f), max(e, f)
+                    if mid < lo:
+                        _offer(out, sizes, seen, n, mid, lo, hi)
+                    elif mid < hi:
+                        _offer(out, sizes, seen, n, lo, mid, hi)
+                    else:
+                        _offer(out, sizes, seen, n, lo, hi, mid)
+    result = np.empty(len(out), np.int64)
+    for i in range(len(out)):
+        result[i] = out[i]
+    size_out = np.empty(len(sizes), np.int64)
+    for i in range(len(sizes)):
+        size_out[i] = sizes[i]
+    return result, size_out
 
 
-def _hangs(marks: tuple[int, ...], joined: set[tuple[int, int]]) -> bool:
-    """Whether two or three marks hang together by their own joins (``joined``: both ways)."""
-    joins = sum(pair in joined for pair in itertools.combinations(marks, 2))
-    return joins >= len(marks) - 1
+@numba.njit(cache=True, nogil=True)
+def _join(other, over, start, a, b):  # type: ignore[no-untyped-def]
+    """0: marks ``a`` and ``b`` not joined, 1: joined side by side, 2: one over the other."""
+    for t in range(start[a], start[a + 1]):
+        if other[t] == b:
+            return 2 if over[t] else 1
+    return 0
 
 
-def _over(marks: tuple[int, ...], over: set[tuple[int, int]]) -> bool:
-    """Whether two of ``marks`` join one over the other (``over``: both ways).
-
-    Over 300 bench frames per style (seed 2026) offering only such subsets took the
-    candidates of a 2color frame from 237 to 141 (those from chains of more than six marks
-    from 95 to 21) and the median read from 47.7 to 43.4 ms (2color), 50.2 to 43.4
-    (4color), 39.4 to 38.3 (2color-bf) and 38.9 to 37.5 (4color-bf), with the same cards
-    read right (one fewer in 2color-bf, of 14,700) and none wrong.
-    """
-    return any(pair in over for pair in itertools.combinations(marks, 2))
+@numba.njit(cache=True, nogil=True)
+def _offer(out, sizes, seen, n, a, b, c):  # type: ignore[no-untyped-def]
+    """Appends the subset (``a``, ``b``) or (``a``, ``b``, ``c``; ascending; ``c`` -1 for
+    a pair) where it is not offered yet."""
+    key = (a * n + b) * (n + 1) + (c + 1)
+    if key in seen:
+        return
+    seen[key] = True
+    out.append(a)
+    out.append(b)
+    if c >= 0:
+        out.append(c)
+    sizes.append(3 if c >= 0 else 2)
