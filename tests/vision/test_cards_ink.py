@@ -8,8 +8,8 @@ candidates than one ``cv2.remap`` takes is cut in blocks; a glyph tied to the fe
 edge line of a card on top is ink, and the line is not (a crop of bench frame 1 of
 2color-bf); a patch keeps only its own marks' ink (a crop of bench frame 36 of 2color-bf);
 a share of the white level is rounded down, for every ratio in hundredths and every level;
-the components' boxes and areas measured in one compiled pass are OpenCV's statistics and
-their moments the pixels' sums, also for pieces cut from a component after it was measured.
+components labelled by runs are OpenCV's, their boxes and areas its statistics and their
+moments the pixels' sums, also for pieces cut from a component after it was measured.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from vision.cards.ink import (
     masks,
 )
 from vision.cards.link import Links, candidates
-from vision.cards.measure import measure, measure_more
+from vision.cards.measure import label, measure_more
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
@@ -314,16 +314,18 @@ def _opencv_and_sums(mask: np.ndarray, labels: np.ndarray, count: int
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.05, max_value=0.6))
-def test_component_measures_are_opencvs_statistics_and_pixel_sums(seed: int, share: float
-                                                                   ) -> None:
-    """Boxes and areas measured in one pass (``measure``) are OpenCV's statistics, and each
-    component's moments are its pixels' sums, on random masks of any density and width
-    (rows that are not a whole number of eight-byte words included)."""
+def test_components_are_opencvs_with_its_statistics_and_the_pixel_sums(seed: int,
+                                                                        share: float) -> None:
+    """Components labelled by runs (``label``) are OpenCV's block-based labelling's, in its
+    numbering; their boxes and areas are OpenCV's statistics, and their moments their
+    pixels' sums, on random masks of any density and width (rows that are not a whole
+    number of eight-byte words included, and ink of any non-zero value)."""
     rng = np.random.default_rng(seed)
     shape = (int(rng.integers(1, 60)), int(rng.integers(1, 90)))
-    mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
-    count, labels = _labels(mask)
-    got = measure(mask, labels, count)
+    mask = np.where(rng.random(shape) < share, rng.integers(1, 256, shape), 0).astype(np.uint8)
+    count, labels, got = label(mask)
+    want_count, want_labels = _labels(mask)
+    assert count == want_count and np.array_equal(labels, want_labels)
     stats, sums = _opencv_and_sums(mask, labels, count)
     assert np.array_equal(got.stats[1:], stats[1:])
     assert np.array_equal(got.moments[1:], sums[1:])
@@ -338,8 +340,7 @@ def test_pieces_cut_from_a_component_are_measured_within_its_box(seed: int) -> N
     rng = np.random.default_rng(seed)
     shape = (int(rng.integers(8, 50)), int(rng.integers(8, 70)))
     mask = np.where(rng.random(shape) < 0.5, 255, 0).astype(np.uint8)
-    count, labels = _labels(mask)
-    before = measure(mask, labels, count)
+    count, labels, before = label(mask)
     k = int(np.argmax(before.stats[1:, 4])) + 1  # the largest component, cut into pieces
     bx, by, bw, bh = (int(v) for v in before.stats[k, :4])
     roi = labels[by:by + bh, bx:bx + bw]
@@ -348,7 +349,7 @@ def test_pieces_cut_from_a_component_are_measured_within_its_box(seed: int) -> N
     pieces, piece_labels = _labels((part & rows).astype(np.uint8) * 255)
     inside = part & rows
     roi[inside] = piece_labels[inside] + (count - 1)
-    got = measure_more(mask, labels, before, count, count + pieces - 1, (bx, by, bw, bh))
+    got = measure_more(mask, labels, before, [(count, count + pieces - 1, (bx, by, bw, bh))])
     stats, sums = _opencv_and_sums(mask, np.where(labels == k, 0, labels), count + pieces - 1)
     assert np.array_equal(got.stats[:count], before.stats)
     assert np.array_equal(got.moments[:count], before.moments)

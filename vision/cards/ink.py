@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from . import tones
 from .link import LINK, candidates, link_marks, shape
-from .measure import measure, measure_more
+from .measure import label, measure_more
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -228,8 +228,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     default it is found as ``limits`` say, sharpened or not)."""
     limits = limits or Limits()
     mask = ink_mask(frame, sharpen=limits.sharpen) if ink is None else ink
-    count, labels = _labels(mask)
-    measures = measure(mask, labels, count)
+    count, labels, measures = label(mask)
     stats = measures.stats
     big = np.flatnonzero((stats[:, 2] > limits.mark_max) | (stats[:, 3] > limits.mark_max))
     big = big[big > 0]
@@ -240,6 +239,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         # marks. The pieces are "cut" marks: they may join a mark above or below, not each
         # other.
         kernel = np.ones((3, 3), np.uint8)
+        cuts = []
         for k in big.tolist():
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             roi = labels[by:by + bh, bx:bx + bw]
@@ -249,9 +249,9 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
             if pieces > 1:
                 inside = opened > 0
                 roi[inside] = piece_labels[inside] + (count - 1)
-                measures = measure_more(mask, labels, measures, count, count + pieces - 1,
-                                        (bx, by, bw, bh))
+                cuts.append((count, count + pieces - 1, (bx, by, bw, bh)))
                 count += pieces - 1
+        measures = measure_more(mask, labels, measures, cuts)
         stats = measures.stats
     cut = np.arange(count) >= first
     x, y, w, h, area = (stats[:, i] for i in range(5))
