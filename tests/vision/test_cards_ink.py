@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 
 import cv2
 import numpy as np
@@ -30,12 +31,14 @@ from vision.cards.felt import Felt
 from vision.cards.ink import (
     CORE_RATIO,
     INK_RATIO,
+    _aggregate,
     _labels,
     _scaled,
     find_groups,
     masks,
 )
 from vision.cards.link import Links, candidates
+from vision.cards.link import shape as moments_shape
 from vision.cards.measure import label, measure_more
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
@@ -355,3 +358,41 @@ def test_pieces_cut_from_a_component_are_measured_within_its_box(seed: int) -> N
     assert np.array_equal(got.moments[:count], before.moments)
     assert np.array_equal(got.stats[count:], stats[count:])
     assert np.array_equal(got.moments[count:], sums[count:])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_groups_are_their_marks_moments_with_the_suit_at_either_end(seed: int) -> None:
+    """A group's moments are its marks' summed in the order listed, and its ends, in each
+    sense of its axis, put the suit at the mark lying last along the axis (sense 0; of
+    marks lying level, the last listed) or first (sense 1; the first listed), the rank at
+    the others' centroid; marks on whole pixels, so that ties occur."""
+    rng = np.random.default_rng(seed)
+    marks = int(rng.integers(1, 12))
+    xy = rng.integers(0, 6, (marks, 2)).astype(float)  # one pixel each, often level
+    m = np.column_stack([np.ones(marks), xy[:, 0], xy[:, 1], xy[:, 0] ** 2, xy[:, 1] ** 2,
+                         xy[:, 0] * xy[:, 1]]) * rng.integers(1, 4, (marks, 1))
+    groups = int(rng.integers(1, 5))
+    owners = np.sort(rng.integers(0, groups, int(rng.integers(groups, 20))))
+    owners[:groups] = np.arange(groups)  # every group has a member
+    owners.sort()
+    members = rng.integers(0, marks, len(owners))
+    got = _aggregate(m, members, owners, groups, np.arange(groups))
+    for g in range(groups):
+        mine = members[owners == g].tolist()
+        sums = np.zeros(6)
+        for k in mine:
+            sums += m[k]
+        assert got.pixels[g] == sums[0] and got.marks[g] == len(mine)
+        _, cx, cy, theta = (float(v[0]) for v in moments_shape(sums[None])[:4])
+        assert (got.cx[g], got.cy[g], got.theta[g]) == (cx, cy, theta)
+        along = [(m[k, 1] / max(m[k, 0], 1) - cx) * math.cos(theta)
+                 + (m[k, 2] / max(m[k, 0], 1) - cy) * math.sin(theta) for k in mine]
+        last = mine[max(range(len(mine)), key=lambda i: (along[i], i))]
+        first = mine[min(range(len(mine)), key=lambda i: (along[i], i))]
+        for sense, suit in ((0, last), (1, first)):
+            rest = sums[:3] - m[suit, :3]
+            want_rank = rest[1:] / max(rest[0], 1.0)
+            want_suit = m[suit, 1:3] / max(m[suit, 0], 1.0)
+            assert np.allclose(got.ends[g, sense, 0], want_rank, rtol=0, atol=1e-9)
+            assert got.ends[g, sense, 1].tolist() == want_suit.tolist()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import cv2
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -291,46 +292,73 @@ def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
 
 def _padded(members: NDArray[np.int64], owners: NDArray[np.int64], count: int
             ) -> NDArray[np.int64]:
-    """Each candidate's marks as one row of ``Groups.members`` (-1 beyond its marks)."""
-    order = np.argsort(owners, kind="stable")
+    """Each candidate's marks as one row of ``Groups.members`` (-1 beyond its marks), in
+    the order ``members`` lists them."""
     sizes = np.bincount(owners, minlength=count)
-    width = max(int(sizes.max()) if count else 1, 1)
-    out = np.full((count, width), -1, np.int64)
-    starts = np.concatenate([[0], np.cumsum(sizes)])[:-1]
-    rank = np.arange(len(owners)) - np.repeat(starts, sizes)
-    out[owners[order], rank] = members[order]
+    out = np.full((count, max(int(sizes.max()) if count else 1, 1)), -1, np.int64)
+    _fill_rows(members, owners, out)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _fill_rows(members, owners, out):  # type: ignore[no-untyped-def]
+    used = np.zeros(len(out), np.int64)
+    for i in range(len(members)):
+        g = owners[i]
+        out[g, used[g]] = members[i]
+        used[g] += 1
 
 
 def _aggregate(m: F64, members: NDArray[np.int64], owners: NDArray[np.int64], ngroups: int,
                parent: NDArray[np.int64]) -> Groups:
     """Groups made of marks ``members`` (each in group ``owners``), from mark moments."""
-    mm = m[members]
-    sums = np.stack([np.bincount(owners, mm[:, k], ngroups).astype(np.float64)
-                     for k in range(6)], axis=1)
+    sums = _sums(m, members, owners, ngroups)
     n, mx, my, theta, major, minor = shape(sums)
     nmarks = np.bincount(owners, minlength=ngroups)
-    ends = _ends(mm, owners, sums, mx, my, theta)
+    # numpy's cos and sin, per group: the same values as numpy gives them per member.
+    ends = _ends(m, members, owners, sums, mx, my, np.cos(theta), np.sin(theta))
     return Groups(mx, my, theta, major, minor, n, nmarks, ends, parent,
                   np.arange(ngroups) != parent, np.zeros((ngroups, 0), np.int64))
 
 
-def _ends(m: F64, group_of: NDArray[np.int64], sums: F64, mx: F64, my: F64, theta: F64) -> F64:
-    """Rank and suit centroids of each group, for both senses of its axis (``Groups.ends``)."""
+@numba.njit(cache=True, nogil=True)
+def _sums(m, members, owners, ngroups):  # type: ignore[no-untyped-def]
+    """Each group's moments: its members' summed in the order ``members`` lists them (as
+    ``np.bincount`` sums its weights)."""
+    sums = np.zeros((ngroups, 6))
+    for i in range(len(members)):
+        for k in range(6):
+            sums[owners[i], k] += m[members[i], k]
+    return sums
+
+
+@numba.njit(cache=True, nogil=True)
+def _ends(m, members, owners, sums, mx, my, cos, sin):  # type: ignore[no-untyped-def]
+    """Rank and suit centroids of each group, for both senses of its axis (``Groups.ends``):
+    the suit is the member lying last along the axis (sense 0: ties to the last listed) or
+    first (sense 1: ties to the first listed), the rank the other members together."""
     ngroups = len(mx)
-    n = np.maximum(m[:, 0], 1.0)
-    proj = (m[:, 1] / n - mx[group_of]) * np.cos(theta[group_of]) + (
-        m[:, 2] / n - my[group_of]
-    ) * np.sin(theta[group_of])
-    order = np.lexsort((proj, group_of))
-    bounds = np.searchsorted(group_of[order], np.arange(ngroups + 1))
-    first, last = order[bounds[:-1]], order[np.maximum(bounds[1:] - 1, 0)]
+    low = np.full(ngroups, np.inf)
+    high = np.full(ngroups, -np.inf)
+    first = np.zeros(ngroups, np.int64)
+    last = np.zeros(ngroups, np.int64)
+    for i in range(len(members)):
+        g, k = owners[i], members[i]
+        n = max(m[k, 0], 1.0)
+        proj = (m[k, 1] / n - mx[g]) * cos[g] + (m[k, 2] / n - my[g]) * sin[g]
+        if proj < low[g]:
+            low[g], first[g] = proj, k
+        if proj >= high[g]:
+            high[g], last[g] = proj, k
     ends = np.zeros((ngroups, 2, 2, 2))
-    for sense, suit in enumerate((last, first)):
-        rest = sums[:, :3] - m[suit, :3]
-        rest_n = np.maximum(rest[:, 0], 1.0)
-        ends[:, sense, 0] = rest[:, 1:3] / rest_n[:, None]
-        ends[:, sense, 1] = m[suit, 1:3] / n[suit][:, None]
+    for g in range(ngroups):
+        for sense in range(2):
+            suit = last[g] if sense == 0 else first[g]
+            rest_n = max(sums[g, 0] - m[suit, 0], 1.0)
+            n = max(m[suit, 0], 1.0)
+            for xy in range(2):
+                ends[g, sense, 0, xy] = (sums[g, 1 + xy] - m[suit, 1 + xy]) / rest_n
+                ends[g, sense, 1, xy] = m[suit, 1 + xy] / n
     return ends
 
 
