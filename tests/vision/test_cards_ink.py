@@ -39,7 +39,7 @@ from vision.cards.ink import (
 )
 from vision.cards.link import Links, candidates
 from vision.cards.link import shape as moments_shape
-from vision.cards.measure import label, measure_more
+from vision.cards.measure import label, measure_more, reaching_border
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
@@ -396,3 +396,18 @@ def test_groups_are_their_marks_moments_with_the_suit_at_either_end(seed: int) -
             want_suit = m[suit, 1:3] / max(m[suit, 0], 1.0)
             assert np.allclose(got.ends[g, sense, 0], want_rank, rtol=0, atol=1e-9)
             assert got.ends[g, sense, 1].tolist() == want_suit.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.1, max_value=0.9))
+def test_the_parts_reaching_the_border_are_opencvs_components_that_do(seed: int,
+                                                                      share: float) -> None:
+    """``reaching_border`` keeps exactly the 4-connected components (OpenCV's labelling)
+    with a pixel on the image's border, on random masks of any size and density."""
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 50)), int(rng.integers(1, 70)))
+    mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
+    _, labels = cv2.connectedComponents(mask, connectivity=4)
+    rim = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    want = np.isin(labels, rim[rim > 0])
+    assert np.array_equal(reaching_border(mask) > 0, want)

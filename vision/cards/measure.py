@@ -47,6 +47,14 @@ def label(mask: Image) -> tuple[int, I32, Measures]:
     return int(count), labels, Measures(stats, sums.astype(np.float64))
 
 
+def reaching_border(mask: Image) -> Image:
+    """255 on the 4-connected components of ``mask`` (set where non-zero) that reach the
+    image's border, 0 elsewhere."""
+    out = np.zeros(mask.shape, np.uint8)
+    _reaching(np.ascontiguousarray(mask), out)
+    return out
+
+
 def measure_more(mask: Image, labels: I32, measures: Measures,
                  cuts: list[tuple[int, int, tuple[int, int, int, int]]]) -> Measures:
     """``measures`` grown to the labels ``labels`` now holds: components cut from larger
@@ -122,10 +130,11 @@ def _measure(mask, labels, stats, moments, first, last, x0, y0):  # type: ignore
 
 
 @numba.njit(cache=True, nogil=True)
-def _label(mask, labels):  # type: ignore[no-untyped-def]
-    """Labels ``mask``'s components into ``labels`` (zeros); returns their number (the
-    background included), their boxes as least and most x and y and areas, and their
-    moments as whole numbers."""
+def _runs(mask, diagonal):  # type: ignore[no-untyped-def]
+    """The runs of set pixels of ``mask`` in raster order (their count, rows, first
+    columns and ends one past the last) and each run's root run: the least run of its
+    component, runs of adjacent rows joined where they touch (``diagonal``: corner to corner
+    too, 8-connectivity; otherwise side by side only, 4-connectivity)."""
     h, w = mask.shape
     cap = 4096
     run_y = np.empty(cap, np.int32)
@@ -134,6 +143,7 @@ def _label(mask, labels):  # type: ignore[no-untyped-def]
     parent = np.empty(cap, np.int32)
     runs = 0
     prev_lo = prev_hi = 0
+    reach = 1 if diagonal else 0
     words = w // 8
     empty, full = np.uint64(0), np.uint64(0xFFFFFFFFFFFFFFFF)
     for y in range(h):
@@ -164,13 +174,13 @@ def _label(mask, labels):  # type: ignore[no-untyped-def]
                     parent = _grown(parent, cap)
                 run_y[runs], run_s[runs], run_e[runs], parent[runs] = y, start, x, runs
                 runs += 1
-        # Join each run to the runs of the row above that touch it, diagonals included.
+        # Join each run to the runs of the row above that touch it.
         j = prev_lo
         for r in range(lo, runs):
-            while j < prev_hi and run_e[j] < run_s[r]:
+            while j < prev_hi and run_e[j] + reach <= run_s[r]:
                 j += 1
             k = j
-            while k < prev_hi and run_s[k] <= run_e[r]:
+            while k < prev_hi and run_s[k] < run_e[r] + reach:
                 a, b = _root(parent, r), _root(parent, k)
                 if a < b:
                     parent[b] = a
@@ -178,12 +188,38 @@ def _label(mask, labels):  # type: ignore[no-untyped-def]
                     parent[a] = b
                 k += 1
         prev_lo, prev_hi = lo, runs
+    for r in range(runs):
+        parent[r] = _root(parent, r)
+    return runs, run_y, run_s, run_e, parent
+
+
+@numba.njit(cache=True, nogil=True)
+def _reaching(mask, out):  # type: ignore[no-untyped-def]
+    """Sets ``out`` (zeros) to 255 on the 4-connected components of ``mask`` that reach its
+    border."""
+    h, w = mask.shape
+    runs, run_y, run_s, run_e, parent = _runs(mask, False)
+    rim = np.zeros(runs, np.bool_)
+    for r in range(runs):
+        if run_y[r] == 0 or run_y[r] == h - 1 or run_s[r] == 0 or run_e[r] == w:
+            rim[parent[r]] = True
+    for r in range(runs):
+        if rim[parent[r]]:
+            out[run_y[r], run_s[r]:run_e[r]] = 255
+
+
+@numba.njit(cache=True, nogil=True)
+def _label(mask, labels):  # type: ignore[no-untyped-def]
+    """Labels ``mask``'s components (8-connectivity) into ``labels`` (zeros); returns their
+    number (the background included), their boxes as least and most x and y and areas, and
+    their moments as whole numbers."""
+    w = mask.shape[1]
+    runs, run_y, run_s, run_e, parent = _runs(mask, True)
     # Number the components by their first 2 x 2 block, as OpenCV's BBDT does.
     half = (w + 1) // 2
     first = np.full(runs, np.iinfo(np.int64).max, np.int64)
     for r in range(runs):
-        root = _root(parent, r)
-        parent[r] = root
+        root = parent[r]
         block = np.int64(run_y[r] // 2) * half + run_s[r] // 2
         if block < first[root]:
             first[root] = block
