@@ -9,7 +9,7 @@ edge line of a card on top is ink, and the line is not (a crop of bench frame 1 
 2color-bf); a patch keeps only its own marks' ink (a crop of bench frame 36 of 2color-bf);
 a share of the white level is rounded down, for every ratio in hundredths and every level;
 components labelled by runs are OpenCV's, their boxes and areas its statistics and their
-moments the pixels' sums, also for pieces cut from a component after it was measured.
+moments the pixels' sums, also for the pieces a large mark's opening cuts it into.
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ from vision.cards.ink import (
     CORE_RATIO,
     INK_RATIO,
     _aggregate,
-    _labels,
     _scaled,
     find_groups,
     masks,
 )
 from vision.cards.link import Links, candidates
 from vision.cards.link import shape as moments_shape
-from vision.cards.measure import label, measure_more, reaching_border
+from vision.cards.measure import label, reaching_border
+from vision.cards.measure import opened as opened_marks
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
@@ -296,6 +296,12 @@ def test_the_ink_and_core_ratios_are_hundredths() -> None:
         assert round(ratio * 100) == pytest.approx(ratio * 100, abs=1e-9)
 
 
+def _opencv_labels(mask: np.ndarray) -> tuple[int, np.ndarray]:
+    """OpenCV's components of ``mask`` (8-connectivity, block-based labelling)."""
+    count, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    return int(count), labels
+
+
 def _opencv_and_sums(mask: np.ndarray, labels: np.ndarray, count: int
                      ) -> tuple[np.ndarray, np.ndarray]:
     """OpenCV's statistics of ``labels`` (the mask's components, numbered as OpenCV does)
@@ -327,7 +333,7 @@ def test_components_are_opencvs_with_its_statistics_and_the_pixel_sums(seed: int
     shape = (int(rng.integers(1, 60)), int(rng.integers(1, 90)))
     mask = np.where(rng.random(shape) < share, rng.integers(1, 256, shape), 0).astype(np.uint8)
     count, labels, got = label(mask)
-    want_count, want_labels = _labels(mask)
+    want_count, want_labels = _opencv_labels(mask)
     assert count == want_count and np.array_equal(labels, want_labels)
     stats, sums = _opencv_and_sums(mask, labels, count)
     assert np.array_equal(got.stats[1:], stats[1:])
@@ -335,25 +341,34 @@ def test_components_are_opencvs_with_its_statistics_and_the_pixel_sums(seed: int
     assert got.stats[0].tolist()[4] == 0  # the background has no ink pixel
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(min_value=0, max_value=2**32 - 1))
-def test_pieces_cut_from_a_component_are_measured_within_its_box(seed: int) -> None:
-    """Components relabelled after the first measure (a large one cut into pieces) are
-    measured within its box by ``measure_more``; every other row is kept as it was."""
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.4, max_value=0.95))
+def test_large_marks_are_opened_into_opencvs_pieces(seed: int, share: float) -> None:
+    """Each large label ``opened`` is OpenCV's opening of its pixels within its box, cut
+    into OpenCV's components of the opening, numbered after the labels there are, one large
+    label after another, and measured (boxes, areas, moments) as its pieces' pixels; every
+    other label and row is kept as it was."""
     rng = np.random.default_rng(seed)
-    shape = (int(rng.integers(8, 50)), int(rng.integers(8, 70)))
-    mask = np.where(rng.random(shape) < 0.5, 255, 0).astype(np.uint8)
+    shape = (int(rng.integers(3, 50)), int(rng.integers(3, 70)))
+    mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
     count, labels, before = label(mask)
-    k = int(np.argmax(before.stats[1:, 4])) + 1  # the largest component, cut into pieces
-    bx, by, bw, bh = (int(v) for v in before.stats[k, :4])
-    roi = labels[by:by + bh, bx:bx + bw]
-    part = roi == k
-    rows = np.arange(bh)[:, None] % 3 == 0  # every third row of it becomes a piece
-    pieces, piece_labels = _labels((part & rows).astype(np.uint8) * 255)
-    inside = part & rows
-    roi[inside] = piece_labels[inside] + (count - 1)
-    got = measure_more(mask, labels, before, [(count, count + pieces - 1, (bx, by, bw, bh))])
-    stats, sums = _opencv_and_sums(mask, np.where(labels == k, 0, labels), count + pieces - 1)
+    big = np.flatnonzero(before.stats[:, 4] >= 6)
+    big = big[big > 0]
+    want = labels.copy()
+    total = count
+    for k in big.tolist():  # as find_groups did it with OpenCV
+        bx, by, bw, bh = (int(v) for v in before.stats[k, :4])
+        roi = want[by:by + bh, bx:bx + bw]
+        opened = cv2.morphologyEx((roi == k).astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                                  np.ones((3, 3), np.uint8))
+        pieces, piece_labels = _opencv_labels(opened)
+        if pieces > 1:
+            inside = opened > 0
+            roi[inside] = piece_labels[inside] + (total - 1)
+            total += pieces - 1
+    got_count, got = opened_marks(labels, before, big)
+    assert got_count == total and np.array_equal(labels, want)
+    stats, sums = _opencv_and_sums(mask, np.where(np.isin(labels, big), 0, labels), total)
     assert np.array_equal(got.stats[:count], before.stats)
     assert np.array_equal(got.moments[:count], before.moments)
     assert np.array_equal(got.stats[count:], stats[count:])

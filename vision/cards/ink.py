@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from . import tones
 from .link import LINK, candidates, link_marks, shape
-from .measure import label, measure_more
+from .measure import label, opened
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -218,11 +218,6 @@ def _scaled(image: Image, ratio: float) -> Image:
 _GROW = np.ones((3, 3), np.uint8)
 
 
-def _labels(mask: Image) -> tuple[int, NDArray[np.int32]]:
-    count, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    return int(count), np.asarray(labels, np.int32)
-
-
 def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = None
                 ) -> Groups:
     """The candidate corner indices in a BGR frame (whose ``ink_mask`` may be given; by
@@ -239,20 +234,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         # component: open the large components only, which cuts hairlines and keeps solid
         # marks. The pieces are "cut" marks: they may join a mark above or below, not each
         # other.
-        kernel = np.ones((3, 3), np.uint8)
-        cuts = []
-        for k in big.tolist():
-            bx, by, bw, bh = (int(v) for v in stats[k, :4])
-            roi = labels[by:by + bh, bx:bx + bw]
-            opened = np.asarray(cv2.morphologyEx(
-                (roi == k).astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel), np.uint8)
-            pieces, piece_labels = _labels(opened)
-            if pieces > 1:
-                inside = opened > 0
-                roi[inside] = piece_labels[inside] + (count - 1)
-                cuts.append((count, count + pieces - 1, (bx, by, bw, bh)))
-                count += pieces - 1
-        measures = measure_more(mask, labels, measures, cuts)
+        count, measures = opened(labels, measures, big)
         stats = measures.stats
     cut = np.arange(count) >= first
     x, y, w, h, area = (stats[:, i] for i in range(5))
