@@ -32,7 +32,9 @@ from vision.cards.ink import (
     CORE_RATIO,
     INK_RATIO,
     _aggregate,
+    _filled,
     _scaled,
+    _tones,
     find_groups,
     masks,
 )
@@ -426,3 +428,31 @@ def test_the_parts_reaching_the_border_are_opencvs_components_that_do(seed: int,
     rim = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     want = np.isin(labels, rim[rim > 0])
     assert np.array_equal(reaching_border(mask) > 0, want)
+
+
+@pytest.mark.parametrize("name", ["2color-bf-frame1-tied.png", "2color-frame11-thin.png",
+                                  "2color-bf-frame36-own-ink.png"])
+@pytest.mark.parametrize("sharpen", [0.0, 1.0])
+@pytest.mark.parametrize("tied", [True, False])
+def test_the_masks_are_their_rule_in_opencv_steps(name: str, sharpen: float, tied: bool
+                                                  ) -> None:
+    """``masks``' compiled steps give the rule its docstring states, written out in
+    OpenCV's bitwise operations: paper is lit and not dark, the cards mask is the paper's
+    outlines filled, ink is dark inside it or, tied, dark where the cores outside it (in a
+    hole of the paper taken with the fainter dark) reach, grown by a pixel."""
+    frame = golden(name)
+    dark, core, lit = _tones(frame, 15, sharpen)
+    paper = cv2.bitwise_and(lit, cv2.bitwise_not(dark))
+    inside = _filled(paper)
+    ink = cv2.bitwise_and(dark, inside)
+    if tied:
+        outside = cv2.bitwise_not(inside)
+        enclosed = _filled(cv2.bitwise_and(lit, cv2.bitwise_not(core)))
+        cores = cv2.bitwise_and(cv2.bitwise_and(core, outside), enclosed)
+        ink = cv2.bitwise_or(ink, cv2.bitwise_and(cv2.dilate(cores, np.ones((3, 3), np.uint8)),
+                                                  cv2.bitwise_and(dark, outside)))
+    got = masks(frame, sharpen=sharpen, tied=tied)
+    assert np.array_equal(got.paper, paper) and np.array_equal(got.cards, inside)
+    assert np.array_equal(got.ink, ink)
+    if tied and name == "2color-bf-frame1-tied.png":  # a glyph tied to the felt: ink outside
+        assert cv2.countNonZero(cv2.bitwise_and(got.ink, cv2.bitwise_not(inside)))
