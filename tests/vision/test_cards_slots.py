@@ -206,3 +206,63 @@ def test_a_loose_covered_index_at_a_place_is_read_by_the_second_look() -> None:
     named = {i.code: i.center for i in found if i.code}
     assert set(named) == {"6c", "Js", "8d", "8s", "6h"}  # the five cards in the crop
     assert np.hypot(*np.subtract(named["Js"], (143.0, 87.8))) < 0.12 * 89  # where it lies
+
+
+def _opencv_edges(dark: np.ndarray, length: int) -> np.ndarray:
+    """``slots._edges`` as OpenCV does it: each tilt's shear, opening and shear back by
+    ``warpAffine`` and ``morphologyEx`` (the reference the compiled pass must equal)."""
+    joined = cv2.dilate(cv2.morphologyEx(dark, cv2.MORPH_CLOSE,
+                                         np.ones((slots.GAP, 1), np.uint8)),
+                        np.ones((1, 3), np.uint8))
+    h, w = joined.shape
+    even = cv2.copyMakeBorder(joined, 0, h % 2, 0, 0, cv2.BORDER_CONSTANT, value=0)
+    rows = cv2.max(even[0::2], even[1::2])
+    half = rows.shape[0]
+    upright = np.ones((max(length // 2, 2), 1), np.uint8)
+    edges = np.zeros_like(rows)
+    for tilt in slots.TILT.tolist():
+        lean = 2 * tilt
+        shear = np.array([[1.0, -lean, lean * half / 2], [0.0, 1.0, 0.0]], np.float32)
+        stood = cv2.warpAffine(rows, shear, (w, half), flags=cv2.INTER_NEAREST) if tilt else rows
+        runs = cv2.morphologyEx(stood, cv2.MORPH_OPEN, upright,
+                                borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        if tilt:
+            runs = cv2.warpAffine(runs, shear, (w, half),
+                                  flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        edges = cv2.bitwise_or(edges, runs)
+    return cv2.dilate(np.repeat(edges, 2, axis=0)[:h], np.ones((1, 2), np.uint8))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.0, max_value=0.5))
+def test_card_edges_are_opencvs_shears_and_openings(seed: int, share: float) -> None:
+    """The compiled search for long, nearly upright lines (``_edges``) marks what OpenCV's
+    shears and openings mark, to the pixel: on random masks of any size (widths that are
+    not a whole number of words, odd heights), with lines at random tilts and gaps, for
+    lines long and short (openings of odd and even length)."""
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(1, 240)), int(rng.integers(1, 300))
+    dark = np.where(rng.random((h, w)) < share * share, 255, 0).astype(np.uint8)
+    for _ in range(int(rng.integers(0, 12))):
+        x, y, long = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(5, 2 * h + 5)
+        lean = rng.uniform(-0.15, 0.15)
+        cv2.line(dark, (int(x), int(y)), (int(x + lean * long), int(y + long)), 255,
+                 int(rng.integers(1, 3)))
+        dark[int(rng.integers(0, h)):][:int(rng.integers(0, 10))] = 0  # a gap
+    length = int(rng.integers(1, 200))
+    assert np.array_equal(slots._edges(dark, length), _opencv_edges(dark, length))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.0, max_value=300.0))
+def test_large_components_are_those_of_enough_labels(seed: int, area: float) -> None:
+    """``_large`` marks the labelled components of at least ``area`` pixels."""
+    rng = np.random.default_rng(seed)
+    mask = np.where(rng.random((int(rng.integers(1, 80)), int(rng.integers(1, 120)))) < 0.55,
+                    255, 0).astype(np.uint8)
+    count, labels = cv2.connectedComponents(mask, connectivity=4)
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    want = np.where((sizes >= area)[labels] & (labels > 0), 255, 0)
+    got = np.zeros(mask.shape, np.uint8)
+    slots._large(labels, count, area, got)
+    assert np.array_equal(got, want)
