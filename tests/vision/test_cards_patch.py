@@ -1,5 +1,6 @@
 """Patch cutting's compiled passes against the numpy and OpenCV steps they replace: the remap
-grids float for float, and a patch keeping its own ink byte for byte, turned or not."""
+grids float for float, the own marks' mask as OpenCV's nearest remap and a look-up make it,
+a patch keeping its own ink byte for byte, turned or not, and the vectors bit for bit."""
 
 from __future__ import annotations
 
@@ -33,34 +34,89 @@ def test_the_compiled_grid_is_numpys_broadcast_grid_float_for_float() -> None:
     assert np.array_equal(my, (cy - uu * dx + vv * dy).reshape(-1, w))
 
 
+def test_own_marks_are_the_nearest_labels_looked_up_as_opencv_and_numpy_would() -> None:
+    """Where a patch's pixels show its own marks: the labels ``cv2.remap`` gives (nearest,
+    0 beyond the frame) at random points, half-way points, borders and far points, looked
+    up and compared with the patch's marks (-1 beyond them) as numpy would."""
+    rng = np.random.default_rng(11)
+    labels = rng.integers(0, 40, (72, 128), dtype=np.int32)
+    lut = np.where(rng.random(40) < 0.3, -1, rng.integers(0, 12, 40)).astype(np.int16)
+    lut[0] = -1
+    n, h, w = 60, 9, 7
+    for most in (1, 2, 3, 5):
+        own = rng.integers(-1, 12, (n + 3, most))
+        order = rng.permutation(n + 3)[:n]
+        kind = rng.integers(0, 4, (n * h, w))
+        mx = np.select([kind == 0, kind == 1, kind == 2],
+                       [rng.uniform(-3, 131, kind.shape), rng.integers(-2, 130, kind.shape) + 0.5,
+                        rng.choice([-0.5, 0, 127, 127.5, 128], kind.shape)],
+                       rng.uniform(-1e5, 1e5, kind.shape)).astype(np.float32)
+        my = np.select([kind == 0, kind == 1, kind == 2],
+                       [rng.uniform(-3, 75, kind.shape), rng.integers(-2, 74, kind.shape) + 0.5,
+                        rng.choice([-0.5, 0, 71, 71.5, 72], kind.shape)],
+                       rng.uniform(-1e5, 1e5, kind.shape)).astype(np.float32)
+        out = np.full((n, h, w), 7, np.uint8)
+        patch._mine_at(labels, lut, own, order, mx, my, out)
+        shown = cv2.remap(labels, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=0)
+        mark = lut[shown].reshape(n, h, w)
+        for j, i in enumerate(order):
+            want = np.isin(mark[j], own[i][own[i] >= 0])
+            assert np.array_equal(out[j], want.astype(np.uint8))
+
+
 def test_a_patch_keeps_its_own_ink_as_a_mask_a_dilation_and_its_paper_would() -> None:
     """Boxes of random patches, turned or not, put back in order and in their places: the
     pixels of other marks than the patch's own, grown by a pixel, are painted with the
-    box's brightest value per channel; without labels nothing is painted."""
+    box's brightest value per channel; without a mask nothing is painted."""
     rng = np.random.default_rng(7)
-    n, h, w, marks = 40, 35, 22, 6
+    n, h, w = 40, 35, 22
     patches = rng.integers(0, 256, (n, h, w, 3), dtype=np.uint8)
-    labels = rng.integers(0, 9, (n, h, w), dtype=np.int32)
-    lut = np.array([-1, 0, 1, 2, 3, 4, 5, -1, 2], np.int16)
-    own = rng.integers(-1, marks, (n, 3))
+    mine = (rng.random((n, h, w)) < 0.15).astype(np.uint8)
     order = rng.permutation(n)
     dest = rng.permutation(n + 5)[:n]
-    for top, left, bh, bw in ((0, 0, 24, 22), (13, 2, 18, 18)):
+    for top, left, bh, bw in ((0, 0, 24, 22), (13, 2, 18, 18), (11, 0, 24, 22)):
         for turned in (False, True):
             out = np.zeros((n + 5, bh, bw, 3), np.uint8)
-            patch._own_into(patches, labels, lut, own, order, top, left, turned, out, dest)
+            patch._own_into(patches, mine, order, top, left, turned, out, dest)
             bare = np.zeros_like(out)
-            patch._own_into(patches, labels[:0], lut, own, order, top, left, turned, bare,
-                            dest)
+            patch._own_into(patches, mine[:0], order, top, left, turned, bare, dest)
             for j, i in enumerate(order):
-                px, mark = patches[j], lut[labels[j]]
+                px, its = patches[j], mine[j]
                 if turned:
-                    px, mark = px[::-1, ::-1], mark[::-1, ::-1]
+                    px, its = px[::-1, ::-1], its[::-1, ::-1]
                 px = px[top:top + bh, left:left + bw]
-                mark = mark[top:top + bh, left:left + bw]
-                mine = np.isin(mark, own[i][own[i] >= 0]).astype(np.uint8)
-                grown = cv2.dilate(mine, np.ones((3, 3), np.uint8),
+                its = its[top:top + bh, left:left + bw]
+                grown = cv2.dilate(its, np.ones((3, 3), np.uint8),
                                    borderType=cv2.BORDER_CONSTANT, borderValue=0)
                 want = np.where(grown[:, :, None] > 0, px, px.max(axis=(0, 1)))
                 assert np.array_equal(out[dest[i]], want)
                 assert np.array_equal(bare[dest[i]], px)
+
+
+def _described_by_numpy(ranks: np.ndarray, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``describe`` as numpy's broadcasting made it before it was compiled."""
+    n, (sh, sw) = len(ranks), suits.shape[1:3]
+    flat = ranks.reshape(-1, 3)
+    grey = cv2.min(cv2.min(flat[:, 0], flat[:, 1]), flat[:, 2]).reshape(n, -1)
+    soft = cv2.blur(suits.reshape(n * sh, sw, 3), (3, 3)).reshape(n, -1, 3)
+    scale = -1.0 / np.maximum(soft.max(axis=1), 1).astype(np.float32)
+    ink = (suits.reshape(n, -1, 3) * scale[:, None, :]).astype(np.float32)
+    return patch._unit(-grey.astype(np.float32)), patch._unit(ink.reshape(n, -1))
+
+
+def test_described_vectors_are_numpys_bit_for_bit() -> None:
+    """Rank and suit vectors of random patches (dark, bright, zeros) are the bits numpy's
+    float32 steps give, signed zeros included."""
+    rng = np.random.default_rng(3)
+    for n, (rw, rh), (sw, sh) in ((1, (22, 24), (18, 18)), (37, (22, 24), (18, 18)),
+                                  (5, (44, 48), (36, 36))):
+        for low, high in ((0, 256), (200, 256), (0, 2)):
+            ranks = rng.integers(low, high, (n, rh, rw, 3), dtype=np.uint8)
+            suits = rng.integers(low, high, (n, sh, sw, 3), dtype=np.uint8)
+            for got, want in zip(patch.describe(ranks, suits), _described_by_numpy(ranks, suits),
+                                 strict=True):
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert got.tobytes() == want.tobytes()
+    empty = patch.describe(np.zeros((0, 24, 22, 3), np.uint8), np.zeros((0, 18, 18, 3), np.uint8))
+    assert empty[0].shape == (0, 528) and empty[1].shape == (0, 972)
