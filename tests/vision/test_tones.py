@@ -102,6 +102,8 @@ def test_the_decks_amounts_and_window_are_compiled() -> None:
         assert not tones.compiled(window, sharpen, SHARPEN_SIGMA)
     with pytest.raises(ValueError):
         _compiled(np.zeros((4, 4, 3), np.uint8), 14, 0.0)
+    with pytest.raises(ValueError):  # shares of the white: hundredths up to 100
+        tones.tones(np.zeros((4, 4, 3), np.uint8), 15, 0.0, SHARPEN_SIGMA, 101, 40, WHITE_MIN)
 
 
 def test_the_gaussian_taps_are_opencvs() -> None:
