@@ -449,30 +449,14 @@ def _sharpened_once(c0, a1, b1, a2, b2, a3, b3, taps, low, out):  # type: ignore
 
 
 @numba.njit(cache=True, nogil=True)
-def _max4(source, out):  # type: ignore[no-untyped-def]
-    """``out[x]``: the most of ``source[x:x + 4]``."""
-    p1 = source[1:]
-    p2 = source[2:]
-    p3 = source[3:]
+def _max_at(source, a, b, c, out):  # type: ignore[no-untyped-def]
+    """``out[x]``: the most of ``source`` at x, x + a, x + b and x + c (the most of 4
+    pixels from x with 1, 2, 3; of 15 with 4, 8, 11 over maxima of 4)."""
+    p1 = source[a:]
+    p2 = source[b:]
+    p3 = source[c:]
     for x in range(out.shape[0]):
         u = source[x]
-        v = p1[x]
-        m = u if u > v else v
-        u = p2[x]
-        v = p3[x]
-        n = u if u > v else v
-        out[x] = m if m > n else n
-
-
-@numba.njit(cache=True, nogil=True)
-def _max15(fours, out):  # type: ignore[no-untyped-def]
-    """``out[x]``: the most of ``fours`` (maxima of 4) at x, x + 4, x + 8 and x + 11: the
-    most of 15 pixels from x."""
-    p1 = fours[4:]
-    p2 = fours[8:]
-    p3 = fours[11:]
-    for x in range(out.shape[0]):
-        u = fours[x]
         v = p1[x]
         m = u if u > v else v
         u = p2[x]
@@ -533,8 +517,8 @@ def _tones(frame, window, half, multiplier, zero, taps, amount, ink, core, white
             row = padded[a:a + w]
             _darkest_lit(frame[t].reshape(3 * w), white_min, row, lit[t])
             if window == 15:
-                _max4(padded, first[:w + 11])
-                _max15(first, spans[0, t & mask, :w])
+                _max_at(padded, 1, 2, 3, first[:w + 11])
+                _max_at(first, 4, 8, 11, spans[0, t & mask, :w])
             else:
                 _window_max(padded, spans[0, t & mask, :w], first, second, window)
         else:
