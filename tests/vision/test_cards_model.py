@@ -39,3 +39,21 @@ def test_a_discriminant_from_few_wide_samples_tells_its_classes() -> None:
     test = np.concatenate([c + rng.normal(size=(10, d)) for c in centres]).astype(np.float32)
     assert [model.names[i] for i in model.distances(test).argmin(axis=1)] == [
         name for name in "abc" for _ in range(10)]
+
+
+def test_distances_are_the_plain_expressions_bits() -> None:
+    """The distances with the means' parts made once and the sums made in place are the
+    bits of ``|z|^2 - 2 z m + |m|^2`` written out, for one sample and for many."""
+    rng = np.random.default_rng(4)
+    for d, k, classes in ((528, 64, 15), (972, 64, 4), (60, 7, 3)):
+        model = Lda(tuple("abcdefghijklmnopq"[:classes]),
+                    rng.normal(size=d).astype(np.float32),
+                    rng.normal(size=(d, k)).astype(np.float32),
+                    rng.normal(size=(classes, k)).astype(np.float32), 1.0)
+        for n in (0, 1, 2, 97):
+            x = rng.normal(size=(n, d)).astype(np.float32)
+            z = ((x - model.centre) @ model.projection).astype(np.float64)
+            m = model.means.astype(np.float64)
+            want = (z * z).sum(axis=1)[:, None] - 2 * z @ m.T + (m * m).sum(axis=1)[None, :]
+            got = model.distances(x)
+            assert got.dtype == np.float64 and got.tobytes() == want.tobytes()

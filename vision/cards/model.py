@@ -9,7 +9,7 @@ class at all; ``reader`` turns both into "read" or "unknown".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +29,17 @@ class Lda:
     projection: F32
     means: F32
     typical: float
+    # ``distances``' constants, made once: the means in float64 doubled (``2 z @ m.T`` is
+    # ``z @ (2 m).T`` to the bit: doubling is exact) and their squared lengths. Over the
+    # real calls of 16 2color and 2color-bf frames the same bits, 0.38-0.40 -> 0.37-0.38 ms
+    # a call (the float32 product with the projection is most of the rest).
+    _twice: F64 = field(init=False, repr=False, compare=False)
+    _lengths: F64 = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        m = self.means.astype(np.float64)
+        object.__setattr__(self, "_twice", 2 * m)
+        object.__setattr__(self, "_lengths", (m * m).sum(axis=1))
 
     @classmethod
     def fit(cls, x: F32, labels: list[str], dims: int = 64, ridge: float = 1e-3) -> Lda:
@@ -53,10 +64,13 @@ class Lda:
                    float(np.percentile(d1, 99.9)))
 
     def distances(self, x: F32) -> F64:
-        """Squared whitened distances (N x classes) of samples to every class mean."""
+        """Squared whitened distances (N x classes) of samples to every class mean:
+        ``|z|^2 - 2 z m + |m|^2``, each step rounded as ever, the means' parts made once
+        (``_twice``, ``_lengths``) and the sums made in place."""
         z = ((x - self.centre) @ self.projection).astype(np.float64)
-        m = self.means.astype(np.float64)
-        out: F64 = (z * z).sum(axis=1)[:, None] - 2 * z @ m.T + (m * m).sum(axis=1)[None, :]
+        out: F64 = z @ self._twice.T
+        np.subtract((z * z).sum(axis=1)[:, None], out, out=out)
+        out += self._lengths[None, :]
         return out
 
     def arrays(self, prefix: str) -> dict[str, NDArray[np.float32]]:
