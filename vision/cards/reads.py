@@ -12,9 +12,9 @@ read elsewhere, is named the one left (``eliminate``): a deck holds each card on
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -76,10 +76,18 @@ class Read:
         return self.settled or self.in_step
 
 
+def but(r: Read, **changes: Any) -> Read:
+    """``r`` with ``changes``: the read ``dataclasses.replace`` makes, in 3.4 us rather than
+    5.9 (some twenty a frame)."""
+    fields = dict(r.__dict__)
+    fields.update(changes)
+    return Read(**fields)
+
+
 def moved(r: Read, m: F64) -> Read:
     """A read made in a band, in the frame's pixels (``m``: the band's affine map)."""
     a, t = m[:, :2], m[:, 2]
-    return dataclasses.replace(
+    return but(
         r, center=a @ r.center + t, right=a @ r.right, down=a @ r.down,
         indices=tuple((a @ p + t, a @ u, a @ v) for p, u, v in r.indices))
 
@@ -122,7 +130,7 @@ def like_sizes(reads: list[Read], widths: tuple[float, float]) -> list[Read]:
         if not odd:
             kept.append(r)
         elif r.code is not None:
-            kept.append(dataclasses.replace(r, code=None, note=ODD_SIZE))
+            kept.append(but(r, code=None, note=ODD_SIZE))
     return kept
 
 
@@ -165,13 +173,13 @@ def merge(reads: list[Read]) -> list[Read]:
             continue  # a weak name (fine cut only, or in step) yields to any other here
         for k in [k for k in rivals if kept[k].weak]:
             rivals.remove(k)
-            kept[k] = dataclasses.replace(kept[k], code=None, note="outvoted")
+            kept[k] = but(kept[k], code=None, note="outvoted")
             if k == twin:
                 kept[k], slot[k] = r, i
         if twin is not None and kept[twin] is r:
             continue
         for k in rivals:
-            kept[k] = dataclasses.replace(kept[k], code=None, note="conflict")
+            kept[k] = but(kept[k], code=None, note="conflict")
         if twin is None and not rivals:
             kept.append(r)
             slot.append(i)
@@ -179,8 +187,8 @@ def merge(reads: list[Read]) -> list[Read]:
             # One card read twice: it keeps the stronger read (a name the fine cut alone gave
             # counts as much as the plain read that agrees with it) and both indices.
             stronger = r if _weight(r) > _weight(kept[twin]) else kept[twin]
-            kept[twin] = dataclasses.replace(stronger, both=True,
-                                             indices=kept[twin].indices + r.indices)
+            kept[twin] = but(stronger, both=True,
+                             indices=kept[twin].indices + r.indices)
     seen: dict[str, int] = {}
     for k, r in enumerate(kept):
         if r.code is None:
@@ -198,11 +206,11 @@ def merge(reads: list[Read]) -> list[Read]:
             ONE_CARD * min(first.width, r.width))
         if _weight(first) != _weight(r) or one_card:
             loser = k if one_card or _weight(first) > _weight(r) else j
-            kept[loser] = dataclasses.replace(kept[loser], code=None, note="duplicate")
+            kept[loser] = but(kept[loser], code=None, note="duplicate")
             seen[r.code] = j + k - loser
         else:
-            kept[j] = dataclasses.replace(first, code=None, note="duplicate")
-            kept[k] = dataclasses.replace(r, code=None, note="duplicate")
+            kept[j] = but(first, code=None, note="duplicate")
+            kept[k] = but(r, code=None, note="duplicate")
     return kept
 
 
@@ -236,7 +244,7 @@ def in_step(reads: list[Read]) -> list[Read]:
     its read is then sure but loose; a pip or a picture read as an index seldom lies level
     with a card's index and a step from it."""
     plain = [r for r in reads if r.code is not None and not r.weak]
-    return [dataclasses.replace(r, code=r.guess, note=None, guess=None, in_step=True)
+    return [but(r, code=r.guess, note=None, guess=None, in_step=True)
             if r.guess is not None and any(laid(r, b) for b in plain) else r for r in reads]
 
 
@@ -291,7 +299,7 @@ def eliminate(reads: list[Read]) -> list[Read]:
             if (len(left) == 1 and set(r.pair) - set(left) <= gone
                     and any(laid(r, b) for b in plain)
                     and all(_apart(r, o) >= CLASH for o in named)):
-                r = dataclasses.replace(r, code=left[0], note=None, in_step=True, pair=None)
+                r = but(r, code=left[0], note=None, in_step=True, pair=None)
                 named.append(r)
                 codes.add(left[0])
         out.append(r)
