@@ -293,7 +293,7 @@ class _EveryCandidate(CardReader):
     by size)."""
 
     def _by_size(self, pyramid: patch.Pyramid, groups: Groups) -> list[Read]:
-        return self._match(pyramid, groups, self._distances(pyramid, groups))
+        return self._match(pyramid, groups, self._judged(self._distances(pyramid, groups)))
 
 
 def test_candidates_of_another_size_than_the_tables_are_not_cut(

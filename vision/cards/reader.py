@@ -215,13 +215,11 @@ class CardReader:
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         return ends, right, down, width, center
 
-    def _match(self, pyramid: patch.Pyramid, groups: Groups, dist: Dist | Judged
-               ) -> list[Read]:
-        """The reads of ``groups`` (distances ``dist``, or their verdicts where judged
-        already): of candidates sharing a mark only the best fit is read."""
+    def _match(self, pyramid: patch.Pyramid, groups: Groups, every: Judged) -> list[Read]:
+        """The reads of ``groups`` (their verdicts ``every``, ``_judged``): of candidates
+        sharing a mark only the best fit is read."""
         if len(groups) == 0:
             return []
-        every = dist if isinstance(dist, Judged) else self._judged(dist)
         part = np.isin(every.r_best, self._parts)
         best_fit = (every.r_d + every.s_d) / np.where(part, PART, 1.0)
         # Candidates sharing a mark: only the best fit is read.
@@ -333,7 +331,7 @@ class CardReader:
                              & (low < beside_width * (1 + SIZE_ALIKE)))
         found: list[Read] = []
         pyramid = patch.Pyramid(places.image)
-        for n in self._match(pyramid, groups, self._distances(pyramid, groups)):
+        for n in self._match(pyramid, groups, self._judged(self._distances(pyramid, groups))):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]
             if n.code is not None and n.odds >= SURE and stepped(n, r, beside=True):
