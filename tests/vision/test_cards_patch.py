@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import patch
+from vision.cards import patch, vectors
 
 
 def test_the_compiled_grid_is_numpys_broadcast_grid_float_for_float() -> None:
@@ -133,7 +133,7 @@ def test_unit_rows_are_numpys_bit_for_bit() -> None:
             got = v.copy()
             flat = got.reshape(-1)
             for i in range(len(got)):
-                patch._unit_row(flat, np.uint64(i * d), np.uint64(d))
+                vectors._unit_row(flat, np.uint64(i * d), np.uint64(d))
             assert got.tobytes() == want.tobytes(), d
 
 
@@ -146,9 +146,9 @@ def test_described_vectors_are_numpys_bit_for_bit() -> None:
         for low, high in ((0, 256), (200, 256), (0, 2)):
             ranks = rng.integers(low, high, (n, rh, rw, 3), dtype=np.uint8)
             suits = rng.integers(low, high, (n, sh, sw, 3), dtype=np.uint8)
-            for got, want in zip(patch.describe(ranks, suits), _described_by_numpy(ranks, suits),
+            for got, want in zip(vectors.describe(ranks, suits), _described_by_numpy(ranks, suits),
                                  strict=True):
                 assert got.dtype == want.dtype and got.shape == want.shape
                 assert got.tobytes() == want.tobytes()
-    empty = patch.describe(np.zeros((0, 24, 22, 3), np.uint8), np.zeros((0, 18, 18, 3), np.uint8))
+    empty = vectors.describe(np.zeros((0, 24, 22, 3), np.uint8), np.zeros((0, 18, 18, 3), np.uint8))
     assert empty[0].shape == (0, 528) and empty[1].shape == (0, 972)

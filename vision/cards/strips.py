@@ -299,17 +299,27 @@ def _lows(pixels, h, w, corner, right, down, u, v, reach, out):  # type: ignore[
     corner + u * right + v * down, summed in numpy's order and rounded half to even."""
     for n in range(corner.shape[0]):
         for i in range(u.shape[0]):
-            x = int(np.rint(corner[n, 0] + u[i] * right[n, 0] + v[i] * down[n, 0]))
-            y = int(np.rint(corner[n, 1] + u[i] * right[n, 1] + v[i] * down[n, 1]))
+            x, y = _point(corner[n], right[n], down[n], u[i], v[i])
             best = 0
             for dy in range(-reach, reach + 1):
-                row = min(max(y + dy, 0), h - 1) * w
                 for dx in range(-reach, reach + 1):
-                    p = row + min(max(x + dx, 0), w - 1)
-                    low = min(pixels[p, 0], pixels[p, 1], pixels[p, 2])
-                    if low > best:
-                        best = low
+                    best = max(best, _darkest(pixels, h, w, x + dx, y + dy))
             out[n, i] = best
+
+
+@numba.njit(cache=True, nogil=True)
+def _point(corner, right, down, u, v):  # type: ignore[no-untyped-def]
+    """The pixel nearest (u, v) of the card at ``corner``: the sums in numpy's order,
+    rounded half to even."""
+    return (int(np.rint(corner[0] + u * right[0] + v * down[0])),
+            int(np.rint(corner[1] + u * right[1] + v * down[1])))
+
+
+@numba.njit(cache=True, nogil=True)
+def _darkest(pixels, h, w, x, y):  # type: ignore[no-untyped-def]
+    """The darkest channel of pixel (x, y), clipped into the frame (``pixels``: h * w x 3)."""
+    p = min(max(y, 0), h - 1) * w + min(max(x, 0), w - 1)
+    return min(pixels[p, 0], pixels[p, 1], pixels[p, 2])
 
 
 # Points inside a card's rim: far enough in that a size read from a neighbour's index
@@ -397,10 +407,8 @@ def _eyes_show(pixels, h, w, corner, right, down, eu, ev, du, dv, ru, rv,  # typ
 @numba.njit(cache=True, nogil=True)
 def _low(pixels, h, w, corner, right, down, u, v):  # type: ignore[no-untyped-def]
     """``lows`` at one point (u, v) of the card at ``corner``, as a float32."""
-    x = min(max(int(np.rint(corner[0] + u * right[0] + v * down[0])), 0), w - 1)
-    y = min(max(int(np.rint(corner[1] + u * right[1] + v * down[1])), 0), h - 1)
-    p = y * w + x
-    return np.float32(min(pixels[p, 0], pixels[p, 1], pixels[p, 2]))
+    x, y = _point(corner, right, down, u, v)
+    return np.float32(_darkest(pixels, h, w, x, y))
 
 
 def _edge(grey: F32, left: int, top: int, height: int) -> float:
