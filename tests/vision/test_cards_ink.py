@@ -32,7 +32,6 @@ from vision.cards.ink import (
     CORE_RATIO,
     INK_RATIO,
     _aggregate,
-    _filled,
     _scaled,
     _tones,
     find_groups,
@@ -40,7 +39,7 @@ from vision.cards.ink import (
 )
 from vision.cards.link import Links, candidates
 from vision.cards.link import shape as moments_shape
-from vision.cards.measure import label, reaching_border
+from vision.cards.measure import filled, label, reaching_border
 from vision.cards.measure import opened as opened_marks
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
@@ -430,6 +429,48 @@ def test_the_parts_reaching_the_border_are_opencvs_components_that_do(seed: int,
     assert np.array_equal(reaching_border(mask) > 0, want)
 
 
+def _holes_filled(mask: np.ndarray) -> np.ndarray:
+    """255 but where a pixel is unset and its unset part (OpenCV's 4-connected components)
+    reaches the image's border."""
+    _, parts = cv2.connectedComponents((mask == 0).astype(np.uint8), connectivity=4)
+    rim = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
+    return np.where(np.isin(parts, rim[rim > 0]), 0, 255).astype(np.uint8)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.2, max_value=0.95))
+def test_shapes_are_filled_where_no_unset_path_reaches_the_border(seed: int, share: float
+                                                                  ) -> None:
+    """``filled`` leaves out exactly the unset pixels whose 4-connected part reaches the
+    border, on random masks of any size and density, of any non-zero value, with rows of
+    whole eight-byte words (read where they lie) and of others (copied to be read)."""
+    rng = np.random.default_rng(seed)
+    width = int(rng.integers(1, 12)) * 8 if rng.random() < 0.4 else int(rng.integers(1, 90))
+    shape = (int(rng.integers(1, 50)), width)
+    mask = np.where(rng.random(shape) < share, rng.integers(1, 256, shape), 0).astype(np.uint8)
+    assert np.array_equal(filled(mask), _holes_filled(mask))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_filled_shapes_are_their_outlines_drawn_filled(seed: int) -> None:
+    """On shapes of more than a few pixels (discs, rings, a ring round a disc, shapes
+    cut by the border), ``filled`` is OpenCV's outer outlines drawn filled, which
+    ``masks`` took before: the two part only on specks, whose outline of fewer than four
+    points the old way left out (paper there, never ink)."""
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((120, 168), np.uint8)
+    for _ in range(8):
+        centre = (int(rng.integers(-10, 178)), int(rng.integers(-10, 130)))
+        axes = (int(rng.integers(4, 30)), int(rng.integers(4, 30)))
+        thick = -1 if rng.random() < 0.4 else int(rng.integers(2, 5))
+        cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 255, thick)
+    outlines = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2]
+    drawn = np.zeros_like(mask)
+    cv2.drawContours(drawn, outlines, -1, 255, -1)
+    assert np.array_equal(filled(mask), drawn)
+    assert cv2.countNonZero(drawn) > cv2.countNonZero(mask)  # there were holes to fill
+
+
 @pytest.mark.parametrize("name", ["2color-bf-frame1-tied.png", "2color-frame11-thin.png",
                                   "2color-bf-frame36-own-ink.png"])
 @pytest.mark.parametrize("sharpen", [0.0, 1.0])
@@ -437,17 +478,18 @@ def test_the_parts_reaching_the_border_are_opencvs_components_that_do(seed: int,
 def test_the_masks_are_their_rule_in_opencv_steps(name: str, sharpen: float, tied: bool
                                                   ) -> None:
     """``masks``' compiled steps give the rule its docstring states, written out in
-    OpenCV's bitwise operations: paper is lit and not dark, the cards mask is the paper's
-    outlines filled, ink is dark inside it or, tied, dark where the cores outside it (in a
-    hole of the paper taken with the fainter dark) reach, grown by a pixel."""
+    OpenCV's bitwise operations: paper is lit and not dark, the cards mask is the paper
+    with its holes filled (``_holes_filled``), ink is dark inside it or, tied, dark where
+    the cores outside it (in a hole of the paper taken with the fainter dark) reach, grown
+    by a pixel."""
     frame = golden(name)
     dark, core, lit = _tones(frame, 15, sharpen)
     paper = cv2.bitwise_and(lit, cv2.bitwise_not(dark))
-    inside = _filled(paper)
+    inside = _holes_filled(paper)
     ink = cv2.bitwise_and(dark, inside)
     if tied:
         outside = cv2.bitwise_not(inside)
-        enclosed = _filled(cv2.bitwise_and(lit, cv2.bitwise_not(core)))
+        enclosed = _holes_filled(cv2.bitwise_and(lit, cv2.bitwise_not(core)))
         cores = cv2.bitwise_and(cv2.bitwise_and(core, outside), enclosed)
         ink = cv2.bitwise_or(ink, cv2.bitwise_and(cv2.dilate(cores, np.ones((3, 3), np.uint8)),
                                                   cv2.bitwise_and(dark, outside)))
