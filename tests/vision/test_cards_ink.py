@@ -41,6 +41,7 @@ from vision.cards.link import Links, candidates
 from vision.cards.link import shape as moments_shape
 from vision.cards.measure import filled, label, reaching_border
 from vision.cards.measure import opened as opened_marks
+from vision.cards.pyramid import Pyramid
 from vision.cards.reads import Read
 from vision.scene import Camera, Pose, Scene
 
@@ -89,7 +90,7 @@ def test_both_senses_cut_as_one_strip_are_the_patches_cut_in_each_sense(code: st
     image, _ = scene.render(np.random.default_rng(3), STILL)
     groups = find_groups(image)
     assert (groups.marks == 2).any() and (code != "Td" or (groups.marks == 3).any())
-    pyramid = patch.Pyramid(image)
+    pyramid = Pyramid(image)
     for shape in (patch.COARSE, patch.FINE):
         both = patch.cut_both(pyramid, groups, shape)
         for sense in (0, 1):
@@ -177,7 +178,7 @@ def test_a_frame_with_more_patches_than_one_remap_takes_is_cut_in_blocks() -> No
     groups = find_groups(image)
     many = groups.take(np.arange(3000) % len(groups))
     assert 3000 * patch.COARSE.rank[1] > 32767
-    pyramid = patch.Pyramid(image)
+    pyramid = Pyramid(image)
     ranks, suits = patch.cut(pyramid, many, 0)
     alone = patch.cut(pyramid, groups, 0)
     assert np.array_equal(ranks, alone[0][np.arange(3000) % len(groups)])
@@ -229,9 +230,9 @@ def test_a_patch_keeps_only_its_own_marks_ink() -> None:
     again = int(np.argmin(np.hypot(near.cx - groups.cx[index], near.cy - groups.cy[index])))
     assert np.hypot(near.cx[again] - groups.cx[index], near.cy[again] - groups.cy[index]) < 0.5
     one, two = groups.take(np.array([index])), near.take(np.array([again]))
-    base = patch.cut(patch.Pyramid(clean), one, 0)
-    kept = patch.cut(patch.Pyramid(lined), two, 0)
-    plain = patch.cut(patch.Pyramid(lined), dataclasses.replace(two, mark_map=None), 0)
+    base = patch.cut(Pyramid(clean), one, 0)
+    kept = patch.cut(Pyramid(lined), two, 0)
+    plain = patch.cut(Pyramid(lined), dataclasses.replace(two, mark_map=None), 0)
     for b, k, p in zip(base, kept, plain, strict=True):
         assert np.abs(b - k).max() < 0.02
         assert np.abs(b - p).max() > 0.05

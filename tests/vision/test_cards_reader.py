@@ -21,6 +21,7 @@ from tests.vision.conftest import STYLES, deck, faces, golden
 from vision.cards import CardReader, patch
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import Groups, masks
+from vision.cards.pyramid import Pyramid
 from vision.cards.reader import _common
 from vision.cards.reads import SIZE_SPREAD, Read
 from vision.cards.strips import EDGE_SLACK, _edge
@@ -292,7 +293,7 @@ class _EveryCandidate(CardReader):
     """Reads every candidate at once, whatever its size (as the reader did before it read
     by size)."""
 
-    def _by_size(self, pyramid: patch.Pyramid, groups: Groups) -> list[Read]:
+    def _by_size(self, pyramid: Pyramid, groups: Groups) -> list[Read]:
         return self._match(pyramid, groups, self._judged(self._distances(pyramid, groups)))
 
 
@@ -304,7 +305,7 @@ def test_candidates_of_another_size_than_the_tables_are_not_cut(
     cut: list[int] = []
     original = patch.cut_both
 
-    def counting(pyramid: patch.Pyramid, groups: Groups, shape: patch.Shape = patch.COARSE
+    def counting(pyramid: Pyramid, groups: Groups, shape: patch.Shape = patch.COARSE
                  ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
         cut.append(len(groups))
         return original(pyramid, groups, shape)

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .ink import Groups, MarkMap
+from .pyramid import Pyramid
 from .vectors import describe
 
 F32 = NDArray[np.float32]
@@ -60,19 +61,6 @@ def _strip_fits(shape: Shape) -> bool:
     (rw, rh), (sw, sh) = shape.rank, shape.suit
     return (float(shape.scale).is_integer() and rw >= sw and rh >= sh
             and (rw - sw) % 2 == 0 and (rh - sh) % 2 == 0)
-
-
-class Pyramid:
-    """A frame and its half-size copies, made when first needed (to shrink without aliasing)."""
-
-    def __init__(self, frame: Image) -> None:
-        self.levels: list[Image] = [frame]
-
-    def level(self, k: int) -> Image:
-        """The frame shrunk ``k`` times by half."""
-        while len(self.levels) <= k:
-            self.levels.append(np.asarray(cv2.pyrDown(self.levels[-1]), np.uint8))
-        return self.levels[k]
 
 
 def geometry(groups: Groups, sense: int | NDArray[np.int_]) -> tuple[F64, F64, F64, F64]:
@@ -161,8 +149,8 @@ def _by_level(pyramid: Pyramid, centre: F64, down: F64, step: F64, size: tuple[i
     for k in range(len(ends) - 1):
         if ends[k + 1] > ends[k]:
             a, b = ends[k], ends[k + 1]
-            _remap(pyramid.level(k), mx[a:b], my[a:b], cv2.INTER_LINEAR,
-                   cv2.BORDER_REPLICATE, out[a:b])
+            _remap(pyramid.sampled(k, mx[a:b], my[a:b], h * w), mx[a:b], my[a:b],
+                   cv2.INTER_LINEAR, cv2.BORDER_REPLICATE, out[a:b])
     mine = None if own is None else _marks_at(
         own, order, centre, down, step, size, mx, my, int(ends[1]) if n else 0)
     return Cut(out.reshape(n, h, w, 3), mine, order)

@@ -32,6 +32,7 @@ from .codes import TEN_ONE, TEN_PART
 from .deck import Deck
 from .felt import Felt
 from .ink import Groups, Limits, find_groups, masks
+from .pyramid import Pyramid
 from .reads import (
     CLEAN,
     SIZE_ALIKE,
@@ -114,7 +115,7 @@ class CardReader:
         ink, _, paper = masks(frame, sharpen=self.limits.sharpen)
         felt = Felt(paper)
         groups = self._candidates(find_groups(frame, self.limits, ink))
-        reads = self._by_size(patch.Pyramid(frame), groups)
+        reads = self._by_size(Pyramid(frame), groups)
         reads = [r if on or (r.code is None and r.guess is None)
                  else but(r, code=None, guess=None, pair=None, note="off cards")
                  for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
@@ -146,7 +147,7 @@ class CardReader:
         return (length.min(axis=1) / float(lengths.max()),
                 length.max(axis=1) / float(lengths.min()))
 
-    def _by_size(self, pyramid: patch.Pyramid, groups: Groups) -> list[Read]:
+    def _by_size(self, pyramid: Pyramid, groups: Groups) -> list[Read]:
         """The reads of ``groups``, those of a card size no card on this table has left
         uncut. All cards of a table are one size (``reads.like_sizes`` withdraws the reads
         of any other). The candidates that allow the width most of them allow (``_common``)
@@ -168,7 +169,7 @@ class CardReader:
                                   for a, b in zip(every, more, strict=True)])
         return self._match(pyramid, groups.take(first | rest), every)
 
-    def _distances(self, pyramid: patch.Pyramid, groups: Groups) -> Dist:
+    def _distances(self, pyramid: Pyramid, groups: Groups) -> Dist:
         """Each group's rank and suit distances (``model.Lda.distances``), cut in sense 0
         and in sense 1 (``patch.cut_both``)."""
         return [(self.deck.ranks.distances(rv), self.deck.suits.distances(sv))
@@ -215,7 +216,7 @@ class CardReader:
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         return ends, right, down, width, center
 
-    def _match(self, pyramid: patch.Pyramid, groups: Groups, every: Judged) -> list[Read]:
+    def _match(self, pyramid: Pyramid, groups: Groups, every: Judged) -> list[Read]:
         """The reads of ``groups`` (their verdicts ``every``, ``_judged``): of candidates
         sharing a mark only the best fit is read."""
         if len(groups) == 0:
@@ -330,7 +331,7 @@ class CardReader:
         groups = groups.take((high * (1 + SIZE_ALIKE) > beside_width)
                              & (low < beside_width * (1 + SIZE_ALIKE)))
         found: list[Read] = []
-        pyramid = patch.Pyramid(places.image)
+        pyramid = Pyramid(places.image)
         for n in self._match(pyramid, groups, self._judged(self._distances(pyramid, groups))):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]

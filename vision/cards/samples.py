@@ -27,6 +27,7 @@ from ..scene.hands import Spread, place_spread
 from . import patch
 from .codes import TEN_ONE, TEN_PART
 from .ink import Groups, Limits, find_groups, ink_mask
+from .pyramid import Pyramid
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -86,7 +87,7 @@ def _sheet(
     groups = every.take(~every.variant)  # learn cards from whole groups only
     if len(groups) == 0:
         return
-    pyramid = patch.Pyramid(image)
+    pyramid = Pyramid(image)
     for z, placed in enumerate(truth):
         quad = np.array(placed.corners, np.float32)
         unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
@@ -148,7 +149,7 @@ def _way(one: Groups, sense: int, to_image: NDArray[np.float64]) -> int:
 
 
 def _add(out: Samples, code: str, one: Groups, way: int,
-         to_image: NDArray[np.float64], width: float, pyramid: patch.Pyramid) -> None:
+         to_image: NDArray[np.float64], width: float, pyramid: Pyramid) -> None:
     """Add the sample of group ``one``, read as ``code`` in sense ``way`` (``_way``)."""
     centre = cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), to_image)[0, 0]
     _, suit, axis, length = patch.geometry(one, way)
