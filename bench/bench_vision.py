@@ -11,7 +11,8 @@ kept in ``.cache/assets/decks``, keyed by the source of ``vision``, so a second 
 at once. ``--why`` lists the unknown cards by
 cause (the read's note, or "not found"; the joker apart; covered cards apart from those on top).
 ``--no-second-look`` reads without the reader's second look at the empty places of spreads,
-to measure what that look costs and adds.
+to measure what that look costs and adds. This machine's speed drifts between runs: to
+compare two trees, ``bench/bench_vision_pair.py REV`` times both in one process.
 """
 
 from __future__ import annotations
