@@ -25,6 +25,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -38,6 +39,7 @@ import numpy as np  # noqa: E402
 
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
+from vision.items import Item  # noqa: E402
 from vision.scene.hands import table_scene  # noqa: E402
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
@@ -55,7 +57,8 @@ def _other(rev: str, into: Path) -> object:
     return importlib.import_module(f"{OTHER}.cards")
 
 
-def _items(items: list) -> list[tuple]:  # type: ignore[type-arg]
+def _items(items: Sequence[Item]) -> list[tuple[object, ...]]:
+    """What a read gives of each item, to compare two readers by."""
     return [(i.kind, i.code, i.confidence, i.center, i.corners, i.note) for i in items]
 
 
@@ -97,7 +100,8 @@ def main() -> int:
                         items = reader.read(frame)
                         times[w][k].append(time.thread_time() - start)
                         got.append(_items(items))
-                    differ += rep == 0 and got[0] != got[1]
+                    if rep == 0 and got[0] != got[1]:
+                        differ += 1
             best_here = [min(t) for t in times[0]]
             best_there = [min(t) for t in times[1]]
             ratio = statistics.median(a / b for a, b in zip(best_here, best_there, strict=True))

@@ -8,12 +8,12 @@ blocks, holding a pixel of each. It measures each one's box, area and raw moment
 runs. Every moment is a sum of whole numbers far below 2**53, so exact in any order: the
 same floats as summing pixel by pixel. A 1280 x 720 frame's ink took 1.0 ms to label with
 OpenCV and 0.5 ms more to measure pixel by pixel; ``label`` took 1.0-1.1 ms for both, and
-0.65 of that since ``_runs`` takes a word's runs from its bits (the runs alone: 0.42 of
-their time before, 0.27 for the runs of the unpainted paper the cards are filled from, with
-each run's root kept at hand while it is joined). ``opened`` cuts the large
-marks apart as OpenCV's opening and labelling would; ``reaching_border`` keeps the
-4-connected parts of a mask that reach its border (the felt), and ``filled`` keeps all but
-the unset ones (shapes with their holes filled: the cards, in ``ink.masks``).
+0.65 of that since ``_runs`` takes a word's runs from its bits. With each run's root kept
+at hand while it is joined, the runs alone take 0.42 of their old time for a frame's ink,
+0.27 for the gaps in its paper. ``opened`` cuts the large marks apart as OpenCV's opening
+and labelling would; ``reaching_border`` keeps the 4-connected parts of a mask that reach
+its border (the felt), and ``filled`` keeps all but the unset ones (shapes with their
+holes filled: the cards, in ``ink.masks``).
 """
 
 from __future__ import annotations
@@ -103,12 +103,12 @@ def _runs(mask, diagonal, unset=False):  # type: ignore[no-untyped-def]
     (their count, rows, first columns and ends one past the last) and each run's root run:
     the least run of its component, runs of adjacent rows joined where they touch
     (``diagonal``: corner to corner too, 8-connectivity; otherwise side by side only,
-    4-connectivity). Each row is copied into a buffer of whole words (a pixel of no run
-    after it) and read eight pixels at a time: a word that continues the run (or the gap)
-    before it is passed over, and in any other the pixels' flags are gathered into one
-    byte whose changes from pixel to pixel are the starts and ends of runs, taken bit by
-    bit (0.76 -> 0.36 ms against a loop over those words' bytes, for the runs of a 2color
-    frame's ink)."""
+    4-connectivity). Rows are read eight pixels at a time (where they lie when a row is a
+    whole number of words, else copied into a buffer of whole words with a pixel of no run
+    after them): a word that continues the run (or the gap) before it is passed over, and
+    in any other the pixels' flags are gathered into one byte whose changes from pixel to
+    pixel are the starts and ends of runs, taken bit by bit (0.76 -> 0.36 ms against a loop
+    over those words' bytes, for the runs of a 2color frame's ink)."""
     h, w = mask.shape
     # Room for the most runs there can be (the pages never written are never touched):
     # arrays grown inside the loop were kept in memory, not in registers, and made reading

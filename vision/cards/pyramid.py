@@ -22,8 +22,9 @@ from .tones import reflect
 Image = NDArray[np.uint8]
 TILE = 16  # a level's pixels are made in tiles this wide and high
 # Where more than WHOLE of a level's tiles are to be made at once, OpenCV makes the whole
-# level: it shrinks a pixel 1.5 times as quickly as ``_shrink`` (0.47 against 0.73 ms for
-# a 1280 x 720 frame's half), so tiles pay only where they are few.
+# level: it shrinks a pixel 1.1-1.5 times as quickly as ``_shrink`` (a 1280 x 720 frame's
+# half, medians of 200 reads: 0.96 against 1.08 ms, 1.11 against 1.66 ms on a busier
+# machine), so tiles pay only where they are few.
 WHOLE = 0.5
 
 
