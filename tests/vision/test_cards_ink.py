@@ -39,7 +39,7 @@ from vision.cards.ink import (
 )
 from vision.cards.link import Links, candidates
 from vision.cards.link import shape as moments_shape
-from vision.cards.measure import filled, label, reaching_border
+from vision.cards.measure import clear_reaching, filled, label, reaching_border
 from vision.cards.measure import opened as opened_marks
 from vision.cards.pyramid import Pyramid
 from vision.cards.reads import Read
@@ -450,6 +450,27 @@ def test_shapes_are_filled_where_no_unset_path_reaches_the_border(seed: int, sha
     shape = (int(rng.integers(1, 50)), width)
     mask = np.where(rng.random(shape) < share, rng.integers(1, 256, shape), 0).astype(np.uint8)
     assert np.array_equal(filled(mask), _holes_filled(mask))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.floats(min_value=0.2, max_value=0.95))
+def test_a_mask_is_cleared_where_the_unset_parts_reaching_the_border_lie(seed: int,
+                                                                         share: float) -> None:
+    """``clear_reaching`` leaves another mask as ``filled`` of the first cuts it: cleared on
+    the first's unset parts that reach the border, kept elsewhere, in place."""
+    rng = np.random.default_rng(seed)
+    width = int(rng.integers(1, 12)) * 8 if rng.random() < 0.4 else int(rng.integers(1, 90))
+    shape = (int(rng.integers(1, 50)), width)
+    mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
+    out = np.where(rng.random(shape) < 0.5, 255, 0).astype(np.uint8)
+    want = cv2.bitwise_and(out, _holes_filled(mask))
+    clear_reaching(mask, out)
+    assert np.array_equal(out, want)
+
+
+def test_a_mask_of_another_size_is_not_cleared() -> None:
+    with pytest.raises(ValueError, match=r"\(4, 6\)"):
+        clear_reaching(np.zeros((5, 6), np.uint8), np.zeros((4, 6), np.uint8))
 
 
 @pytest.mark.parametrize("seed", range(12))

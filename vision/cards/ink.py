@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from . import tones
 from .link import LINK, candidates, link_marks, shape
-from .measure import filled, label, opened
+from .measure import clear_reaching, filled, label, opened
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -147,11 +147,15 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True,
     inside = filled(paper)
     if not tied:
         return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8), inside, paper)
+    # The cores outside the cards mask, then cleared where they lie in a gap of the paper
+    # taken with the fainter dark that reaches the border, in place (``clear_reaching``);
+    # the ink with the cores grown by a pixel as it goes (``_ink``). Against the hole-filled
+    # plane, a pass to combine it and OpenCV's dilation: 0.42 -> 0.2 ms per 2color frame.
     cores = np.empty_like(lit)
-    _cores(core.ravel(), inside.ravel(), filled(unmarked).ravel(), cores.ravel())
+    _outside(core.ravel(), inside.ravel(), cores.ravel())
+    clear_reaching(unmarked, cores)
     ink = np.empty_like(lit)
-    _ink(dark.ravel(), inside.ravel(), np.asarray(cv2.dilate(cores, _GROW), np.uint8).ravel(),
-         ink.ravel())
+    _ink(dark, inside, cores, ink)
     return Masks(ink, inside, paper)
 
 
@@ -165,18 +169,49 @@ def _papers(lit, dark, core, paper, unmarked):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, nogil=True)
-def _cores(core, inside, enclosed, out):  # type: ignore[no-untyped-def]
-    """The glyphs' cores tied to the felt: ``core`` outside the cards mask, in a hole of
-    the paper taken with the fainter dark (``enclosed``)."""
+def _outside(core, inside, out):  # type: ignore[no-untyped-def]
+    """``core`` outside the cards mask (``inside``), flat."""
     for i in range(len(core)):
-        out[i] = core[i] & (inside[i] ^ 255) & enclosed[i]
+        out[i] = core[i] & (inside[i] ^ 255)
 
 
 @numba.njit(cache=True, nogil=True)
-def _ink(dark, inside, grown, out):  # type: ignore[no-untyped-def]
-    """Ink: ``dark`` inside the cards mask, or where the cores grown by a pixel reach."""
-    for i in range(len(dark)):
-        out[i] = dark[i] & (inside[i] | grown[i])
+def _ink(dark, inside, cores, out):  # type: ignore[no-untyped-def]
+    """Ink (h x w masks): ``dark`` inside the cards mask, or where ``cores`` grown by a
+    pixel reach (``cv2.dilate`` by a 3 x 3 square: the most of each pixel's neighbours, none
+    beyond the frame). Row by row: the cores' rows above and below taken with its own, into
+    a row with a zero either side, whose three neighbours are then taken along it."""
+    h, w = dark.shape
+    grown = np.zeros(w + 2, np.uint8)
+    middle = grown[1:w + 1]
+    ahead = grown[2:]
+    for y in range(h):
+        _copy_row(cores[y], middle)
+        if y > 0:
+            _or_row(cores[y - 1], middle)
+        if y + 1 < h:
+            _or_row(cores[y + 1], middle)
+        _ink_row(dark[y], inside[y], grown, middle, ahead, out[y])
+
+
+@numba.njit(cache=True, nogil=True)
+def _copy_row(source, target):  # type: ignore[no-untyped-def]
+    for x in range(target.shape[0]):
+        target[x] = source[x]
+
+
+@numba.njit(cache=True, nogil=True)
+def _or_row(source, target):  # type: ignore[no-untyped-def]
+    for x in range(target.shape[0]):
+        target[x] |= source[x]
+
+
+@numba.njit(cache=True, nogil=True)
+def _ink_row(dark, inside, behind, middle, ahead, out):  # type: ignore[no-untyped-def]
+    """``out[x]``: ``dark[x]`` where ``inside[x]`` or any of ``behind[x]``, ``middle[x]``,
+    ``ahead[x]`` (a row of grown cores and its neighbours either side)."""
+    for x in range(out.shape[0]):
+        out[x] = dark[x] & (inside[x] | behind[x] | middle[x] | ahead[x])
 
 
 def dark_and_paper(frame: Image, white_window: int = 15, sharpen: float = 0.0
@@ -236,9 +271,6 @@ def _scaled(image: Image, ratio: float) -> Image:
     looked up (``cv2.LUT``) would give it, at a third of the cost (0.1 against 0.3 ms per
     1280 x 720 frame)."""
     return np.asarray(cv2.convertScaleAbs(image, alpha=ratio, beta=-FLOOR), np.uint8)
-
-
-_GROW = np.ones((3, 3), np.uint8)
 
 
 def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = None

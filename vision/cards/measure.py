@@ -70,6 +70,15 @@ def filled(mask: Image) -> Image:
     return out
 
 
+def clear_reaching(mask: Image, out: Image) -> None:
+    """``out`` (a mask of ``mask``'s size) cleared in place where ``mask``'s unset pixels'
+    4-connected components reach the border: ``out & filled(mask)``, without ``filled``'s
+    plane made, kept and read again."""
+    if out.shape != mask.shape or not out.flags.c_contiguous:
+        raise ValueError(f"a contiguous mask of {mask.shape} to clear, not {out.shape}")
+    _reaching(np.ascontiguousarray(mask), True, out, 0)
+
+
 def opened(labels: I32, measures: Measures, big: NDArray[np.int64]) -> tuple[int, Measures]:
     """Each label of ``big`` opened by a 3 x 3 square within its box (as
     ``cv2.morphologyEx(..., cv2.MORPH_OPEN)`` opens: the box's outside neither erodes nor
