@@ -19,7 +19,8 @@ from numpy.typing import NDArray
 
 from tests.vision.conftest import faces
 from vision.cards import pyramid
-from vision.cards.pyramid import TILE, Pyramid
+from vision.cards.patch import _grid
+from vision.cards.pyramid import TILE, Pyramid, _reached, _reached_grids
 from vision.scene import Camera
 from vision.scene.hands import table_scene
 
@@ -101,3 +102,34 @@ def test_an_image_not_bgr_is_shrunk_whole_by_opencv() -> None:
     nowhere = np.zeros(4, np.float32)
     assert np.array_equal(levels.sampled(1, nowhere, nowhere, 4), cv2.pyrDown(grey))
     assert np.array_equal(levels.level(2), cv2.pyrDown(cv2.pyrDown(grey)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_a_grids_corners_flag_every_tile_its_points_reach(seed: int) -> None:
+    """Grids made as ``patch`` makes them (any centre, turn, step and level, partly off the
+    level or far beyond it): the tiles their corners flag (``width`` given) hold every tile
+    their points flag, and at most a tile more on any side of a patch's."""
+    rng = np.random.default_rng(seed)
+    n, (w, h) = int(rng.integers(1, 12)), (int(rng.integers(2, 40)), int(rng.integers(2, 40)))
+    angle = rng.uniform(0, 2 * np.pi, n)
+    down = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    centre = rng.uniform(-200, 1500, (n, 2))
+    step = rng.uniform(0.3, 9.0, n)
+    level = rng.integers(0, 4, n)
+    mx, my = np.empty((n * h, w), np.float32), np.empty((n * h, w), np.float32)
+    _grid(centre, down, step, level, w, h, mx, my)
+    shape = (-(-360 // TILE), -(-640 // TILE))
+    every, corners = np.zeros(shape, np.bool_), np.zeros(shape, np.bool_)
+    _reached(mx.ravel(), my.ravel(), w * h, 360, 640, TILE, every)
+    _reached_grids(mx.ravel(), my.ravel(), w * h, w, 360, 640, TILE, corners)
+    assert not (every & ~corners).any()
+    grown = cv2.dilate(every.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(np.bool_)
+    assert not (corners & ~grown).any()
+
+
+def test_a_grid_whose_corner_is_not_a_number_makes_the_whole_level() -> None:
+    frame = np.random.default_rng(5).integers(0, 256, (64, 96, 3), dtype=np.uint8)
+    mx = np.array([[1.0, 2.0], [3.0, np.nan]], np.float32)
+    my = np.zeros((2, 2), np.float32)
+    assert np.array_equal(Pyramid(frame).sampled(1, mx, my, 4, 2), _opencv(frame, 1))

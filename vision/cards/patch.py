@@ -149,7 +149,7 @@ def _by_level(pyramid: Pyramid, centre: F64, down: F64, step: F64, size: tuple[i
     for k in range(len(ends) - 1):
         if ends[k + 1] > ends[k]:
             a, b = ends[k], ends[k + 1]
-            _remap(pyramid.sampled(k, mx[a:b], my[a:b], h * w), mx[a:b], my[a:b],
+            _remap(pyramid.sampled(k, mx[a:b], my[a:b], h * w, w), mx[a:b], my[a:b],
                    cv2.INTER_LINEAR, cv2.BORDER_REPLICATE, out[a:b])
     mine = None if own is None else _marks_at(
         own, order, centre, down, step, size, mx, my, int(ends[1]) if n else 0)
