@@ -20,7 +20,8 @@ from numpy.typing import NDArray
 from tests.vision.conftest import faces
 from vision.cards import pyramid
 from vision.cards.patch import _grid
-from vision.cards.pyramid import TILE, Pyramid, _reached, _reached_grids
+from vision.cards.pyramid import TILE, Pyramid, _mirrored, _reached, _reached_grids
+from vision.cards.tones import reflect
 from vision.scene import Camera
 from vision.scene.hands import table_scene
 
@@ -133,3 +134,11 @@ def test_a_grid_whose_corner_is_not_a_number_makes_the_whole_level() -> None:
     mx = np.array([[1.0, 2.0], [3.0, np.nan]], np.float32)
     my = np.zeros((2, 2), np.float32)
     assert np.array_equal(Pyramid(frame).sampled(1, mx, my, 4, 2), _opencv(frame, 1))
+
+
+def test_rows_beyond_the_edges_are_mirrored_as_opencv_reflects_them() -> None:
+    """The pyramid's own ``BORDER_REFLECT_101`` rows are ``tones.reflect``'s, for every
+    size from one row and rows far beyond either edge."""
+    for n in range(1, 40):
+        for i in range(-3 * n - 3, 4 * n + 3):
+            assert _mirrored(i, n) == reflect(i, n), (i, n)

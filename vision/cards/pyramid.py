@@ -17,8 +17,6 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .tones import reflect
-
 Image = NDArray[np.uint8]
 TILE = 16  # a level's pixels are made in tiles this wide and high
 # Where more than WHOLE of a level's tiles are to be made at once, OpenCV makes the whole
@@ -96,6 +94,21 @@ class Pyramid:
         h, w = (last.shape[0] + 1) // 2, (last.shape[1] + 1) // 2
         self.levels.append(np.empty((h, w, 3), np.uint8))
         self._made.append(np.zeros((-(-h // TILE), -(-w // TILE)), np.bool_))
+
+
+@numba.njit(cache=True, nogil=True)
+def _mirrored(i, n):  # type: ignore[no-untyped-def]
+    """Row ``i`` of ``n`` as ``BORDER_REFLECT_101`` reads it: the reflection repeats every
+    ``2 n - 2`` rows and is even about row 0. Kept here, not taken from ``tones``: numba
+    renews a kernel's cached code only when the kernel's own file changes, so a kernel
+    calling another file's would keep its old code (docs/architecture.md)."""
+    if 0 <= i < n:
+        return i
+    if n == 1:
+        return 0
+    period = 2 * n - 2
+    j = abs(i) % period
+    return j if j < n else period - j
 
 
 @numba.njit(cache=True, nogil=True)
@@ -198,20 +211,20 @@ def _shrink(src, dst, tiles, tile):  # type: ignore[no-untyped-def]
             x0, x1 = tx * tile, min(end * tile, w)  # the run's pixels, x0 to x1 - 1
             c0, c1 = max(2 * x0 - 2, 0), min(2 * x1, width - 1)  # its source columns
             for y in range(ty * tile, min((ty + 1) * tile, h)):
-                r0 = u(reflect(2 * y - 2, height)) * span
-                r1 = u(reflect(2 * y - 1, height)) * span
-                r2 = u(reflect(2 * y, height)) * span
-                r3 = u(reflect(2 * y + 1, height)) * span
-                r4 = u(reflect(2 * y + 2, height)) * span
+                r0 = u(_mirrored(2 * y - 2, height)) * span
+                r1 = u(_mirrored(2 * y - 1, height)) * span
+                r2 = u(_mirrored(2 * y, height)) * span
+                r3 = u(_mirrored(2 * y + 1, height)) * span
+                r4 = u(_mirrored(2 * y + 2, height)) * span
                 for c in range(u(c0), u(c1 + 1)):
                     i = u(3) * c
                     down[c + u(2)] = (_packed(flat, r0 + i) + _packed(flat, r4 + i)
                                       + four * (_packed(flat, r1 + i) + _packed(flat, r3 + i))
                                       + six * _packed(flat, r2 + i))
                 for c in range(2 * x0 - 2, c0):  # left of the frame: reflected
-                    down[c + 2] = down[reflect(c, width) + 2]
+                    down[c + 2] = down[_mirrored(c, width) + 2]
                 for c in range(c1 + 1, 2 * x1 + 1):  # right of it
-                    down[c + 2] = down[reflect(c, width) + 2]
+                    down[c + 2] = down[_mirrored(c, width) + 2]
                 row = u(y) * out_span
                 for x in range(u(x0), u(x1)):
                     at = x + x  # pixel x's sums start at column 2 x - 2
