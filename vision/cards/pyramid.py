@@ -144,7 +144,7 @@ def _reached_grids(xs, ys, area, width, h, w, tile, need):  # type: ignore[no-un
     """``_reached`` for grids (``Pyramid.sampled``'s ``width``): each patch's points
     bounded by its four corners, ``SLACK`` to spare, so the tiles flagged hold all those
     ``_reached`` flags (a few more at most), at four points a patch rather than all of them
-    (0.14 -> 0.01 ms per cut of a 4color-bf frame's hundred candidates)."""
+    (0.17 -> 0.013 ms for the six grids of one cut of a 4color-bf frame's 106 candidates)."""
     slack = np.float32(SLACK)
     for p in range(xs.shape[0] // area):
         a = p * area
