@@ -21,7 +21,7 @@ from tests.vision.conftest import faces
 from vision.cards import pyramid
 from vision.cards.patch import _grid
 from vision.cards.pyramid import TILE, Pyramid, _mirrored, _reached, _reached_grids
-from vision.cards.tones import reflect
+from vision.cards.tones import _reflect
 from vision.scene import Camera
 from vision.scene.hands import table_scene
 
@@ -137,8 +137,8 @@ def test_a_grid_whose_corner_is_not_a_number_makes_the_whole_level() -> None:
 
 
 def test_rows_beyond_the_edges_are_mirrored_as_opencv_reflects_them() -> None:
-    """The pyramid's own ``BORDER_REFLECT_101`` rows are ``tones.reflect``'s, for every
+    """The pyramid's own ``BORDER_REFLECT_101`` rows are ``tones._reflect``'s, for every
     size from one row and rows far beyond either edge."""
     for n in range(1, 40):
         for i in range(-3 * n - 3, 4 * n + 3):
-            assert _mirrored(i, n) == reflect(i, n), (i, n)
+            assert _mirrored(i, n) == _reflect(i, n), (i, n)

@@ -143,7 +143,7 @@ def _fixed_kernel(sigma: float) -> NDArray[np.int32]:
 
 
 @numba.njit(cache=True, nogil=True)
-def reflect(i, n):  # type: ignore[no-untyped-def]
+def _reflect(i, n):  # type: ignore[no-untyped-def]
     """Row or column ``i`` of ``n`` as ``BORDER_REFLECT_101`` reads it (reflected as often as
     it takes, for sizes smaller than the window)."""
     if n == 1:
@@ -206,8 +206,8 @@ def _pad_reflected(row, out, a):  # type: ignore[no-untyped-def]
     w = row.shape[0]
     _copy(row, out[a:], w)
     for x in range(a):
-        out[x] = row[reflect(x - a, w)]
-        out[a + w + x] = row[reflect(w + x, w)]
+        out[x] = row[_reflect(x - a, w)]
+        out[a + w + x] = row[_reflect(w + x, w)]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -360,8 +360,8 @@ def _reflect_edges(row, a):  # type: ignore[no-untyped-def]
             row[a + w + x] = row[a + w - 2 - x]
         return
     for x in range(a):
-        row[x] = row[a + reflect(x - a, w)]
-        row[a + w + x] = row[a + reflect(w + x, w)]
+        row[x] = row[a + _reflect(x - a, w)]
+        row[a + w + x] = row[a + _reflect(w + x, w)]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -546,10 +546,10 @@ def _tones(frame, window, half, multiplier, zero, taps, amount, ink, core, white
             if y == 0:
                 _zero(middle)
                 for i in range(-a, a + 1):
-                    _add_levels(dilated[reflect(i, h) & mask], middle)
+                    _add_levels(dilated[_reflect(i, h) & mask], middle)
             else:
-                _slide_levels(dilated[reflect(y + a, h) & mask],
-                              dilated[reflect(y - a - 1, h) & mask], middle)
+                _slide_levels(dilated[_reflect(y + a, h) & mask],
+                              dilated[_reflect(y - a - 1, h) & mask], middle)
             # Then along the row (the border reflected), and the white level.
             _reflect_edges(column, a)
             if window == 15:
@@ -560,19 +560,19 @@ def _tones(frame, window, half, multiplier, zero, taps, amount, ink, core, white
                 _white(box, half, multiplier, white)
             row = low[y & mask, a:a + w]
             if amount == 1 << SHARPEN_BITS:
-                _sharpened_once(smooth[y & mask], smooth[reflect(y - 1, h) & mask],
-                                smooth[reflect(y + 1, h) & mask],
-                                smooth[reflect(y - 2, h) & mask],
-                                smooth[reflect(y + 2, h) & mask],
-                                smooth[reflect(y - 3, h) & mask],
-                                smooth[reflect(y + 3, h) & mask], taps, row, sharpened)
+                _sharpened_once(smooth[y & mask], smooth[_reflect(y - 1, h) & mask],
+                                smooth[_reflect(y + 1, h) & mask],
+                                smooth[_reflect(y - 2, h) & mask],
+                                smooth[_reflect(y + 2, h) & mask],
+                                smooth[_reflect(y - 3, h) & mask],
+                                smooth[_reflect(y + 3, h) & mask], taps, row, sharpened)
                 _below_share(sharpened, white, ink, dark[y])
             elif amount:
                 # The Gaussian down the columns (16 fractional bits), then the sharpening.
                 _times(smooth[y & mask], np.uint32(taps[3]), blurred)
                 for k in range(1, 4):
-                    _add_pair(smooth[reflect(y - k, h) & mask],
-                              smooth[reflect(y + k, h) & mask], np.uint32(taps[3 - k]), blurred)
+                    _add_pair(smooth[_reflect(y - k, h) & mask],
+                              smooth[_reflect(y + k, h) & mask], np.uint32(taps[3 - k]), blurred)
                 _sharpened(row, blurred, amount, sharpened)
                 _below_share(sharpened, white, ink, dark[y])
             else:
