@@ -44,6 +44,7 @@ F64 = NDArray[np.float64]
 Rect = tuple[float, float, float, float]
 SEAT_KEYS = ("bet", "low", "high")
 DEALER_KEYS = ("low", "high")
+DICE = "dice"  # the dice area's region
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,16 @@ class Layout:
             if rx <= x <= rx + rw and ry <= y <= ry + rh and (best is None or rw * rh < best[0]):
                 best = (rw * rh, name)
         return None if best is None else best[1]
+
+    def outline(self, name: str) -> F64:
+        """Region ``name``'s corners in image pixels (4 x 2: its felt rectangle's top-left,
+        top-right, bottom-right and bottom-left); a ``LayoutError`` naming it if there is none."""
+        rects = dict(self.regions)
+        if name not in rects:
+            raise LayoutError(f"layout {self.name!r} has no region {name!r}; it has "
+                              f"{', '.join(rects)}")
+        x, y, w, h = rects[name]
+        return self.to_image([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
 
     def assign(self, items: Sequence[Item]) -> list[Item]:
         """The items with ``region`` set from their centres."""
@@ -143,7 +154,7 @@ def _regions(data: dict[str, Any], size: tuple[float, float], source: str
     out += [(f"dealer.{k}", _rect(dealer, k, "dealer.", size, source)) for k in DEALER_KEYS]
     dice = _table(data, "dice", source)
     _only(dice, ("area",), "dice.", source)
-    out.append(("dice", _rect(dice, "area", "dice.", size, source)))
+    out.append((DICE, _rect(dice, "area", "dice.", size, source)))
     return tuple(out)
 
 

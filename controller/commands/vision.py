@@ -14,11 +14,11 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from vision.cards import CardReader, Deck, calibrate, load_faces
 from vision.errors import VisionError
-from vision.frame import FrameReader, FrameResult, item_readers
+from vision.frame import GAMES, FrameReader, FrameResult, Game, for_game
 from vision.items import Item
 from vision.layout import Layout
 from vision.sources import read_image
@@ -78,14 +78,22 @@ def _reader(args: argparse.Namespace) -> FrameReader:
         layout = Layout.load(layout_path(args.layout)) if args.layout else None
     except VisionError as err:
         raise VisionCommandError(str(err)) from err
-    return FrameReader(cards=cards, others=item_readers(), layout=layout)
+    game = cast(Game, args.game or ("poker" if cards is not None else "tiles"))
+    if game == "poker" and cards is None:
+        raise VisionCommandError("--game poker reads cards: give their deck with --deck CALIB")
+    return for_game(game, cards, layout)
 
 
 def cmd_read(args: argparse.Namespace) -> int:
     """Read every card, tile and die in each image."""
     reader = _reader(args)
-    if reader.cards is None:
+    if not args.deck and args.game is None:
+        print("paigow: note: no --deck given: read as a tiles table (tiles and dice)",
+              file=sys.stderr)
+    elif not args.deck and args.game == "any":
         print("paigow: note: no --deck given, so cards are not read", file=sys.stderr)
+    elif args.deck and args.game == "tiles":
+        print("paigow: note: --game tiles reads no cards: the deck is not used", file=sys.stderr)
     status = 0
     for name in args.images:
         out: dict[str, Any]
@@ -128,6 +136,9 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--deck", metavar="CALIB", help="a deck calibration (to read cards)")
     p.add_argument("--layout", metavar="NAME",
                    help="table layout: config/layouts/NAME.toml or a .toml path")
+    p.add_argument("--game", choices=list(GAMES),
+                   help="the table's game: poker reads cards and dice, tiles reads tiles and "
+                        "dice, any reads every kind (default: poker with --deck, else tiles)")
     p.add_argument("--json", action="store_true", help="one JSON object per image per line")
     p.set_defaults(handler=cmd_read)
 

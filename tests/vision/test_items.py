@@ -35,3 +35,11 @@ def test_bad_values_are_named(kind: str, confidence: float) -> None:
 
 def test_box_corners_order() -> None:
     assert box_corners(0, 0, 2, 4) == ((-1, -2), (1, -2), (1, 2), (-1, 2))
+
+
+def test_moved_shifts_centre_and_corners_alone() -> None:
+    item = make().in_region("dice")
+    moved = item.moved(100.0, -5.0)
+    assert moved.center == (110.0, 15.0)
+    assert moved.corners == box_corners(110, 15, 4, 6)
+    assert (moved.code, moved.confidence, moved.region) == (item.code, item.confidence, "dice")

@@ -57,6 +57,15 @@ def test_assign_sets_regions_of_items() -> None:
     assert layout.assign([item])[0].region == "seat1.high"
 
 
+def test_outline_of_a_region_in_the_image() -> None:
+    layout = Layout.parse(MINIMAL)
+    outline = layout.outline("dice")
+    assert np.allclose(outline, layout.to_image([(80, 25), (100, 25), (100, 50), (80, 50)]))
+    assert layout.region_at(tuple(outline.mean(axis=0))) == "dice"
+    with pytest.raises(LayoutError, match=r"'seat7\.low'"):
+        layout.outline("seat7.low")
+
+
 def test_camera_moved_marks() -> None:
     layout = Layout.parse(MINIMAL).seen_at([(0, 0), (100, 0), (100, 50), (0, 50)])
     assert layout.region_at((70.0, 10.0)) == "seat1.high"

@@ -14,6 +14,7 @@ from tests.vision.conftest import ASSETS, deck, faces, faces_dir
 from vision.cards import Deck
 from vision.scene import Camera
 from vision.scene.hands import table_scene
+from vision.tiles import tile_scene
 
 
 @pytest.fixture
@@ -58,6 +59,7 @@ def test_read_json_lines(tmp_path: Path, calib: Path, capsys: pytest.CaptureFixt
     named = [c for c in cards if c["code"] is not None]
     assert len(named) >= 40 and {c["code"] for c in named} <= labels
     assert all(c["region"] for c in named)
+    assert lines[0]["counts"]["tile"] == 0 and lines[0]["counts"]["die"] == 0  # a poker table
     assert set(cards[0]) >= {"kind", "code", "confidence", "center", "corners", "region"}
     assert lines[1]["note"] == "black frame" and lines[1]["items"] == []
     assert "broken.png" in lines[2]["error"] and lines[2]["items"] == []
@@ -78,6 +80,7 @@ def test_read_text(tmp_path: Path, calib: Path, capsys: pytest.CaptureFixture[st
     [
         (["--deck", "/no/deck.npz"], "no deck calibration"),
         (["--layout", "no-such-layout"], "no-such-layout"),
+        (["--game", "poker"], "--deck"),
     ],
 )
 def test_read_bad_options(extra: list[str], message: str, tmp_path: Path,
@@ -86,6 +89,18 @@ def test_read_bad_options(extra: list[str], message: str, tmp_path: Path,
     cv2.imwrite(str(path), np.zeros((8, 8, 3), np.uint8))
     assert main(["vision", "read", str(path), *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_read_without_a_deck_reads_tiles(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    scene = tile_scene(np.random.default_rng(2), count=4)
+    path = tmp_path / "tiles.png"
+    cv2.imwrite(str(path), scene.image)
+    assert main(["vision", "read", str(path), "--json"]) == 0
+    said = capsys.readouterr()
+    line = json.loads(said.out)
+    assert line["counts"]["card"] == 0 and line["counts"]["tile"] == 4
+    assert "tiles table" in said.err
 
 
 def test_assets_are_there() -> None:
