@@ -85,18 +85,17 @@ class FrameReader:
         for reader in self.others:
             items += reader(image)
         if self.dice is not None:
-            items += self._dice(image)
+            items += self._dice(self.dice, image)
         items = one_per_place(items)
         if self.layout is not None:
             items = self.layout.assign(items)
         return FrameResult(tuple(items), None if items else "empty table")
 
-    def _dice(self, image: Image) -> list[Item]:
-        """The dice: in the whole frame, or with a layout in the box around its dice area,
-        read as a dice area alone, those whose centre lies in that area."""
-        assert self.dice is not None
+    def _dice(self, dice: DiceReader, image: Image) -> list[Item]:
+        """The dice ``dice`` reads: in the whole frame, or with a layout in the box around
+        its dice area, read as a dice area alone, those whose centre lies in that area."""
         if self.layout is None:
-            return self.dice(image, False)
+            return dice(image, False)
         outline = self.layout.outline(DICE)
         h, w = image.shape[:2]
         x0, y0 = (max(math.floor(v), 0) for v in outline.min(axis=0))
@@ -105,7 +104,7 @@ class FrameReader:
         if x1 - x0 < 2 or y1 - y0 < 2:
             return []  # the dice area lies out of the frame
         crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-        found = [d.moved(x0, y0) for d in self.dice(crop, True)]
+        found = [d.moved(x0, y0) for d in dice(crop, True)]
         return [d for d in found if self.layout.region_at(d.center) == DICE]
 
 
