@@ -128,8 +128,8 @@ def one_per_place(items: Sequence[Item]) -> list[Item]:
     share a place where the centre of either lies inside the other's outline. There an
     unknown item gives way to a named one, and a named tile or die to a named card (a card
     is named by its index, against every face of the deck, its odds and fit checked; a die
-    or tile by counting its pips). Items of one kind, and two unknown or two named items of
-    which neither is a card, all stay: the dealer is asked."""
+    or tile by counting its pips). Items of one kind, two unknown items, and two named items
+    neither of them a card all stay: the dealer is asked."""
     if len({i.kind for i in items}) < 2:
         return list(items)
     rank = np.array([0 if i.code is None else 2 if i.kind == "card" else 1 for i in items])
