@@ -18,7 +18,6 @@ A frame that shows nothing is a clear result, not an error: ``FrameResult.note``
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -98,9 +97,8 @@ class FrameReader:
             return dice(image, False)
         outline = self.layout.outline(DICE)
         h, w = image.shape[:2]
-        x0, y0 = (max(math.floor(v), 0) for v in outline.min(axis=0))
-        x1, y1 = math.ceil(outline[:, 0].max()), math.ceil(outline[:, 1].max())
-        x1, y1 = min(x1, w), min(y1, h)
+        x0, y0 = np.maximum(np.floor(outline.min(axis=0)), 0).astype(int).tolist()
+        x1, y1 = np.minimum(np.ceil(outline.max(axis=0)), (w, h)).astype(int).tolist()
         if x1 - x0 < 2 or y1 - y0 < 2:
             return []  # the dice area lies out of the frame
         crop = np.ascontiguousarray(image[y0:y1, x0:x1])

@@ -56,13 +56,9 @@ class Item:
 
     def moved(self, dx: float, dy: float) -> Item:
         """The same item shifted by (``dx``, ``dy``) pixels: read in a crop, placed in the frame."""
-        return dataclasses.replace(
-            self, center=(self.center[0] + dx, self.center[1] + dy),
-            corners=(
-                (self.corners[0][0] + dx, self.corners[0][1] + dy),
-                (self.corners[1][0] + dx, self.corners[1][1] + dy),
-                (self.corners[2][0] + dx, self.corners[2][1] + dy),
-                (self.corners[3][0] + dx, self.corners[3][1] + dy)))
+        a, b, c, d = ((x + dx, y + dy) for x, y in self.corners)
+        return dataclasses.replace(self, center=(self.center[0] + dx, self.center[1] + dy),
+                                   corners=(a, b, c, d))
 
     def in_region(self, region: str | None) -> Item:
         """The same item placed in a layout region (``None``: outside every region)."""
