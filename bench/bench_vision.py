@@ -37,6 +37,7 @@ import cv2  # noqa: E402
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
 from vision.cards.evaluate import evaluate  # noqa: E402
+from vision.memory import keep_freed_memory  # noqa: E402
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
 
@@ -53,6 +54,7 @@ def main() -> int:
                         help="read without the second look at the empty places of spreads")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    keep_freed_memory()  # as the paigow command does (vision.memory)
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
     rows = []
     for style in args.styles:

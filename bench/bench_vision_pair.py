@@ -40,6 +40,7 @@ import numpy as np  # noqa: E402
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
 from vision.items import Item  # noqa: E402
+from vision.memory import keep_freed_memory  # noqa: E402
 from vision.scene.hands import table_scene  # noqa: E402
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
@@ -72,6 +73,7 @@ def main() -> int:
     parser.add_argument("--allow-differences", action="store_true")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    keep_freed_memory()  # as the paigow command does (vision.memory)
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
     decks = ROOT / ".cache" / "assets" / "decks"
     failed = False

@@ -24,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.dice import dice_scene, read_dice
+from vision.memory import keep_freed_memory
 from vision.tiles import read_tiles, tile_scene
 from vision.tiles.scoring import score
 
@@ -93,6 +94,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20240501)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = parser.parse_args()
+    keep_freed_memory()  # as the paigow command does (vision.memory)
     results = {"tiles": bench_tiles(args.scenes, args.seed),
                "tile_pairs": bench_tiles(max(args.scenes // 4, 1), args.seed + 2, touching=2),
                "dice": bench_dice(args.scenes, args.seed + 1),

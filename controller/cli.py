@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from vision.memory import keep_freed_memory
+
 from .catalog import load_tile_way, poker_way_names, tile_way_names
 from .commands import audit as audit_commands
 from .commands import devices as device_commands
@@ -264,6 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``paigow`` console script."""
+    keep_freed_memory()  # frames' planes reused, not faulted in afresh (``vision.memory``)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     # Cards may follow options ("set poker --way mgm As Kd ..."): argparse leaves them over.
