@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from vision.memory import keep_freed_memory
+
 N = TypeVar("N", int, float)
 
 
@@ -52,6 +54,7 @@ def run_alone(add_parsers: Callable[[Any], None], argv: Sequence[str] | None = N
     from ..errors import ControllerError
     from ..rules.errors import RulesError
 
+    keep_freed_memory()  # as under the ``paigow`` command (``vision.memory``)
     parser = argparse.ArgumentParser(prog="paigow")
     add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     args = parser.parse_args(argv)

@@ -58,10 +58,14 @@ def test_planes_are_kept_for_the_next_frame() -> None:
 
 
 @glibc_only
-def test_the_paigow_command_keeps_them() -> None:
-    kept = _faults_per_frame(
-        "from controller.cli import main\nassert main(['ways']) == 0")
-    assert kept < 20, kept
+@pytest.mark.parametrize("command", [
+    "from controller.cli import main\nassert main(['ways']) == 0",
+    # A command group run alone (python -m controller.commands.vision): its help, then exit.
+    "from controller.commands import vision\nfrom controller.commands.common import run_alone\n"
+    "try:\n    run_alone(vision.add_parsers, ['--help'])\nexcept SystemExit:\n    pass",
+], ids=["paigow", "run-alone"])
+def test_the_paigow_commands_keep_them(command: str) -> None:
+    assert _faults_per_frame(command) < 20
 
 
 def test_says_when_it_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
