@@ -14,8 +14,8 @@ ms). How many faults varies from run to run with the order of earlier frees.
 ``keep_freed_memory`` fixes both thresholds once, at a process's start: blocks up to
 ``MMAP_THRESHOLD`` come from the heap, and freed memory at its top is kept up to
 ``TRIM_THRESHOLD``. The ``paigow`` command (and a command group run alone) and the benches
-call it; a library import never
-does (it is the whole process's allocator). Elsewhere than glibc it does nothing and says so.
+call it; a library import never does (it is the whole process's allocator). Elsewhere than
+glibc it does nothing and says so.
 """
 
 from __future__ import annotations
