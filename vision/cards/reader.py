@@ -216,9 +216,13 @@ class CardReader:
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         return ends, right, down, width, center
 
-    def _match(self, pyramid: Pyramid, groups: Groups, every: Judged) -> list[Read]:
+    def _match(self, pyramid: Pyramid, groups: Groups, every: Judged, least: float = 0.0
+               ) -> list[Read]:
         """The reads of ``groups`` (their verdicts ``every``, ``_judged``): of candidates
-        sharing a mark only the best fit is read."""
+        sharing a mark only the best fit is read. ``least``: the least odds of a read the
+        caller keeps (``_second_look`` keeps only reads of ``SURE`` odds); the candidates
+        that fall short still take their marks, but are neither cut again nor read (the
+        fine cut changes no read's odds)."""
         if len(groups) == 0:
             return []
         part = np.isin(every.r_best, self._parts)
@@ -239,13 +243,14 @@ class CardReader:
          odds) = every.take(pick)
         t = self.thresholds
         ranks, suits = self.deck.ranks, self.deck.suits
-        seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical)
+        counts = odds >= least
+        seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical) & counts
         confident = (odds >= t.odds) & (loose <= t.typical)
         settled = np.zeros_like(confident)
         vetoed = np.zeros_like(confident)
         guess = np.zeros_like(confident)
         close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
-        doubt = confident & ~((odds >= SURE) & (loose < CLEAN))
+        doubt = confident & counts & ~((odds >= SURE) & (loose < CLEAN))
         hopeful = seen & ~confident & (odds >= t.odds) & (loose <= IN_STEP_FIT)
         fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
         again = close | doubt | hopeful
@@ -332,7 +337,8 @@ class CardReader:
                              & (low < beside_width * (1 + SIZE_ALIKE)))
         found: list[Read] = []
         pyramid = Pyramid(places.image)
-        for n in self._match(pyramid, groups, self._judged(self._distances(pyramid, groups))):
+        for n in self._match(pyramid, groups, self._judged(self._distances(pyramid, groups)),
+                             least=SURE):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]
             if n.code is not None and n.odds >= SURE and stepped(n, r, beside=True):
