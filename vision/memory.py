@@ -7,7 +7,7 @@ the kernel then zero-fills every page of the next frame's planes on first touch.
 with ``resource.getrusage`` over 60 seven-hand frames decoded one by one (as a camera
 delivers them) and read in turn, three passes per process, two to four processes per case:
 2color-bf 416-1,429 page faults and 0.8-3.1 ms of system time per frame (medians 17.0-20.3
-ms a read), with ``keep_freed_memory`` 0-32 faults and 0-0.07 ms (15.0-17.1 ms); 2color
+ms a read), with ``keep_freed_memory`` 0-32 faults and 0-0.07 ms (15.0-17.3 ms); 2color
 1,242-1,341 faults and 2.0-2.6 ms (16.3-17.3 ms), kept 0-44 faults and 0-0.13 ms (13.9-15.4
 ms). How many faults varies from run to run with the order of earlier frees.
 
