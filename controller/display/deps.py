@@ -47,3 +47,22 @@ async def get_operator(
 
 
 OperatorDep = Annotated[Who, Depends(get_operator)]
+
+
+async def get_viewer(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+        settings: SettingsDep) -> Who | None:
+    """The operator behind the request's bearer token, or None for an anonymous viewer (the
+    public side of the display); an unknown token is refused (401), never taken as anonymous."""
+    if credentials is None:
+        return None
+    who = settings.who(credentials.credentials)
+    if who is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED,
+                            "unknown token: no dealer or supervisor has it",
+                            headers={"WWW-Authenticate": "Bearer"})
+    return who
+
+
+ViewerDep = Annotated[Who | None, Depends(get_viewer)]
+"""Who is looking: an operator, or None for the public."""
