@@ -139,7 +139,8 @@ def _drive(engine: OversightEngine[Any], record: Record, new_id: str,
         engine.read_camera(machine, data["position"])
     elif kind == "correction":
         engine.correct(who, seqs[data["ref"]], wager=data.get("wager"),
-                       fortune=data.get("fortune", 0), setting=data.get("setting"))
+                       fortune=data.get("fortune", 0), setting=data.get("setting"),
+                       reason=data.get("reason"))
     elif kind == "fault_raised" and data.get("code") == "device_lost":
         act, position = data.get("act"), data.get("position")
         try:

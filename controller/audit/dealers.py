@@ -65,6 +65,7 @@ class Group:
     fouls: int
     corrections: int
     voids: int
+    exposed_corrections: int = 0  # settings changed after the hands lay face up
 
     @property
     def deviation_rate(self) -> float:
@@ -96,7 +97,8 @@ def _group(key: tuple[str, str, str], rounds: Sequence[RoundAudit]) -> Group:
         overrides=sum(len(r.overrides) for r in rounds),
         fouls=sum(len(r.fouls) for r in rounds),
         corrections=sum(len(r.corrections) for r in rounds),
-        voids=sum(1 for r in rounds if r.status == "voided"))
+        voids=sum(1 for r in rounds if r.status == "voided"),
+        exposed_corrections=sum(1 for r in rounds for c in r.corrections if c.exposed))
 
 
 __all__ = ["Group", "audit_journal", "audit_records", "summarize", "table_label"]

@@ -71,13 +71,14 @@ def dealer_html(audits: Sequence[RoundAudit], groups: Sequence[Group], scope: Sc
     body = [_scope(scope, where), "<h2>Per dealer, shift and table</h2>",
             _table(["dealer", "shift", "table", "rounds", "exposed", "deviations", "rate",
                     "realized cost", "expected cost", "± (95%)", "rule most often broken",
-                    "overrides", "fouls", "corrections", "voids"],
+                    "overrides", "fouls", "corrections", "after exposure", "voids"],
                    ([g.dealer, g.shift, g.table, g.rounds, g.exposed, g.deviations,
                      f"{g.deviation_rate:.1%}", _money(g.realized_cents),
                      _money(g.expected_cents), _money(g.expected_error),
                      f"{g.top_rule} ({g.top_rule_count})" if g.top_rule else "",
-                     g.overrides, g.fouls, g.corrections, g.voids] for g in groups),
-                   {3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14})]
+                     g.overrides, g.fouls, g.corrections, g.exposed_corrections, g.voids]
+                    for g in groups),
+                   {3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15})]
     body.append("<h2>Plots</h2>")
     body.extend(dealer_plots(audits, groups))
     rows = list(findings(audits))

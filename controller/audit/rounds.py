@@ -1,5 +1,5 @@
 """One round of the journal as the dealer audit sees it: deviation, overrides, fouls,
-corrections, void.
+corrections (those made after the hands were exposed marked so), void.
 
 A round is rebuilt by folding its records through the round engine's own ``state.fold``, so
 the audit reads the journal exactly as the table wrote it.  The dealer's *actual* setting is
@@ -70,7 +70,8 @@ class Foul:
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """A correction record: what it changed and who made it."""
+    """A correction record: what it changed, who made it and why; ``exposed`` marks a setting
+    changed after the dealer's hand was exposed, when every hand lay face up."""
 
     seq: int
     ref: int
@@ -79,6 +80,9 @@ class Correction:
     before: str
     after: str
     actor: str
+    role: str = "dealer"
+    exposed: bool = False
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,9 +265,15 @@ def _describe(record: Record | None) -> str:
 
 def _corrections(records: Sequence[Record]) -> Iterable[Correction]:
     by_seq = {r.seq: r for r in records}
+    exposed_at = next((r.seq for r in records if r.kind == "dealer_exposed"), None)
     for record in records:
         if record.kind != "correction":
             continue
         data = record.payload()
+        # Read from the order of the records, not the record's own flag, so a journal
+        # written before the engine refused such acts (a dealer's late change) shows them too.
+        late = (data["target"] != "bet" and exposed_at is not None and record.seq > exposed_at)
+        reason = data.get("reason")
         yield Correction(record.seq, data["ref"], data["target"], data.get("position"),
-                         _describe(by_seq.get(data["ref"])), _describe(record), record.actor)
+                         _describe(by_seq.get(data["ref"])), _describe(record), record.actor,
+                         record.role.value, late, reason if isinstance(reason, str) else None)

@@ -10,13 +10,13 @@ from typing import Any
 
 from .dealers import Group
 from .randomness import Check
-from .rounds import RoundAudit
+from .rounds import Correction, RoundAudit
 from .scope import Scope
 
 GROUP_COLUMNS = ("dealer", "shift", "table", "rounds", "exposed", "deviations", "deviation_rate",
                  "flagged", "realized_cents", "expected_cents", "expected_error_cents",
                  "staked_cents", "top_rule", "top_rule_count", "overrides", "fouls",
-                 "corrections", "voids")
+                 "corrections", "exposed_corrections", "voids")
 FINDING_COLUMNS = ("kind", "round", "table", "dealer", "shift", "opened", "position", "rule",
                    "actual", "house_way", "source", "realized_cents", "expected_cents",
                    "expected_error_cents", "method", "detail")
@@ -41,7 +41,8 @@ def group_row(group: Group) -> dict[str, Any]:
             "expected_error_cents": round(group.expected_error, 2), "staked_cents": group.staked,
             "top_rule": group.top_rule, "top_rule_count": group.top_rule_count,
             "overrides": group.overrides, "fouls": group.fouls,
-            "corrections": group.corrections, "voids": group.voids}
+            "corrections": group.corrections,
+            "exposed_corrections": group.exposed_corrections, "voids": group.voids}
 
 
 def findings(audits: Sequence[RoundAudit]) -> Iterator[dict[str, Any]]:
@@ -71,12 +72,21 @@ def findings(audits: Sequence[RoundAudit]) -> Iterator[dict[str, Any]]:
                    "detail": f.result}
         for c in a.corrections:
             yield {**blank, **base, "kind": "correction", "position": c.position,
-                   "actual": c.after,
-                   "detail": f"record {c.seq} corrects record {c.ref} ({c.target}): "
-                             f"{c.before} -> {c.after}, by {c.actor}"}
+                   "actual": c.after, "detail": correction_detail(c)}
         if a.status == "voided":
             yield {**blank, **base, "kind": "void",
                    "detail": f"{a.void_reason}{' (automatic)' if a.void_auto else ''}"}
+
+
+def correction_detail(c: Correction) -> str:
+    """A correction in words: what it changed, who, and (after exposure) that and why."""
+    text = (f"record {c.seq} corrects record {c.ref} ({c.target}): {c.before} -> {c.after}, "
+            f"by {c.actor} ({c.role})")
+    if c.exposed:
+        text = "AFTER EXPOSURE: " + text
+    if c.reason is not None:
+        text += f"; reason: {c.reason}"
+    return text
 
 
 def round_json(audit: RoundAudit) -> dict[str, Any]:

@@ -115,7 +115,8 @@ def _dealers(args: argparse.Namespace, journal: Journal, scope: Scope, where: st
         devs = sum(g.deviations for g in groups)
         print(f"{where}: {len(audits)} rounds, {devs} dealer deviations, "
               f"{sum(g.overrides for g in groups)} overrides, {sum(g.fouls for g in groups)} "
-              f"fouls, {sum(g.corrections for g in groups)} corrections, "
+              f"fouls, {sum(g.corrections for g in groups)} corrections "
+              f"({sum(g.exposed_corrections for g in groups)} after exposure), "
               f"{sum(g.voids for g in groups)} voids")
         for g in groups:
             cost = f"expected ${g.expected_cents / 100:,.2f}"

@@ -2,7 +2,9 @@
 
 A correction is a new record naming the one it corrects by sequence number; only the record
 that currently stands for a bet or a setting can be corrected, and a setting must keep its own
-pieces.  Only a supervisor clears a fault or voids a round.
+pieces.  Once the dealer's hand is exposed every hand lies face up, so a setting is then
+corrected by a supervisor only, with a reason; the record says ``"exposed": true`` and carries
+the reason, and the audit lists it as such.  Only a supervisor clears a fault or voids a round.
 """
 
 from __future__ import annotations
@@ -15,19 +17,21 @@ from ..rules.dealing import HOUSE
 from ..rules.home_pot import PotStatus, check_ante
 from ..rules.seat import Bet
 from .acts import Who
-from .errors import IllegalActError
+from .errors import IllegalActError, RoleError
 from .showdown import ShowdownEngine
 from .state import Phase
 
 S = TypeVar("S")
 _LATE = (Phase.SETTING, Phase.EXPOSED)
+REASON_MAX = 500
+"""The longest reason a correction keeps, in characters (free text goes into the journal)."""
 
 
 class OversightEngine(ShowdownEngine[S]):
     """Corrections, fault clearing and voiding."""
 
     def _correction(self, who: Who, ref: int, wager: int | None, fortune: int,
-                    setting: str | None) -> dict[str, Any]:
+                    setting: str | None, reason: str | None) -> dict[str, Any]:
         """The correction payload, or IllegalActError naming why ``ref`` cannot be corrected."""
         state = self._check("correct", who)
         target = next((r for r in state.records if r.seq == ref), None)
@@ -55,7 +59,8 @@ class OversightEngine(ShowdownEngine[S]):
             elif wager or fortune:
                 bet = self._rules("correct", lambda: Bet(position, wager, fortune))
                 self._rules("correct", lambda: self.game.limits.check(bet))
-            return {"target": "bet", "position": position, "wager": wager, "fortune": fortune}
+            return {"target": "bet", "position": position, "wager": wager, "fortune": fortune,
+                    **_why(reason)}
         if kind in ("set", "dealer_exposed", "dealer") and isinstance(position, int):
             dealer = position == HOUSE
             stands = (state.exposure.seq if dealer and state.exposure
@@ -66,29 +71,35 @@ class OversightEngine(ShowdownEngine[S]):
             if setting is None or state.phase not in _LATE:
                 raise IllegalActError("correct", "a setting is corrected with a setting, "
                                                  "before the settlement")
+            exposed = state.phase is Phase.EXPOSED
+            if exposed:  # the hands lie face up: a change now could pick a winner
+                _check_exposed(who, position, reason)
             new = self._rules("correct", lambda: self.game.parse(setting))
             if self.game.pieces(new) != self.game.pieces(self.entered(position)):
                 raise IllegalActError("correct", f"setting {setting!r} holds other pieces than "
                                                  f"position {position}'s hand")
             return {"target": "dealer" if dealer else "set", "position": position,
-                    "setting": str(new)}
+                    "setting": str(new), **({"exposed": True} if exposed else {}),
+                    **_why(reason)}
         raise IllegalActError("correct", f"record {ref} ({target.kind}) cannot be corrected")
 
     def verify_correct(self, who: Who, ref: int, *, wager: int | None = None, fortune: int = 0,
-                       setting: str | None = None) -> None:
-        """A bet (before the deal) or a setting (before the settlement) can be corrected."""
-        self._correction(who, ref, wager, fortune, setting)
+                       setting: str | None = None, reason: str | None = None) -> None:
+        """A bet (before the deal) or a setting (before the settlement) can be corrected; once
+        the hands are exposed, a setting only by a supervisor giving a reason."""
+        self._correction(who, ref, wager, fortune, setting, reason)
 
     def can_correct(self, who: Who, ref: int, *, wager: int | None = None, fortune: int = 0,
-                    setting: str | None = None) -> bool:
+                    setting: str | None = None, reason: str | None = None) -> bool:
         """Whether ``correct`` would be accepted."""
         return self._can(lambda: self.verify_correct(who, ref, wager=wager, fortune=fortune,
-                                                     setting=setting))
+                                                     setting=setting, reason=reason))
 
     def correct(self, who: Who, ref: int, *, wager: int | None = None, fortune: int = 0,
-                setting: str | None = None) -> Record:
-        """Append a correction of record ``ref`` (wager 0: the bet is withdrawn)."""
-        fields = self._correction(who, ref, wager, fortune, setting)
+                setting: str | None = None, reason: str | None = None) -> Record:
+        """Append a correction of record ``ref`` (wager 0: the bet is withdrawn), with the
+        reason given (required once the hands are exposed)."""
+        fields = self._correction(who, ref, wager, fortune, setting, reason)
         record = self._append({"type": "correction", "v": 1, "ref": ref, **fields},
                               who.actor, who.role)
         state = self.round
@@ -137,4 +148,26 @@ class OversightEngine(ShowdownEngine[S]):
         return self._auto_void(reason, Who.system())
 
 
-__all__ = ["OversightEngine", "Role"]
+def _why(reason: str | None) -> dict[str, str]:
+    """The correction's ``reason`` field: none when not given, else the text, bounded."""
+    if reason is None or (isinstance(reason, str) and not reason.strip()):
+        return {}
+    if not isinstance(reason, str) or len(reason) > REASON_MAX:
+        shown = reason[:40] + "..." if isinstance(reason, str) else reason
+        raise IllegalActError("correct", f"reason {shown!r} is not text of at most "
+                                         f"{REASON_MAX} characters")
+    return {"reason": reason.strip()}
+
+
+def _check_exposed(who: Who, position: int, reason: str | None) -> None:
+    """After exposure only a supervisor corrects a setting, and says why."""
+    if who.role is not Role.SUPERVISOR:
+        raise RoleError("correct", f"{who.actor!r} has role {who.role.value!r}; once the hands "
+                                   f"are exposed only a supervisor corrects position "
+                                   f"{position}'s setting")
+    if not _why(reason):
+        raise IllegalActError("correct", f"position {position}'s hand is exposed: a "
+                                         f"supervisor's correction needs a reason")
+
+
+__all__ = ["REASON_MAX", "OversightEngine", "Role"]

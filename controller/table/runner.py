@@ -398,7 +398,8 @@ class TableRunner:
         if str(self.engine.game.parse(truth)) != str(self.engine.entered(position)):
             ref = state.exposure.seq if position == HOUSE and state.exposure \
                 else state.settings[position].seq
-            self._act("correct", SUPERVISOR, ref, setting=truth)
+            self._act("correct", SUPERVISOR, ref, setting=truth,
+                      reason=f"camera mismatch at position {position}: corrected to the layout")
         state = self.engine.round
         if state is not None and fault in state.faults:
             self._act("clear_fault", SUPERVISOR, fault, "the camera misread; the entry stands")

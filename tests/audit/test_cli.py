@@ -24,7 +24,8 @@ def test_writes_report_csv_and_json(planted: Planted, tmp_path: Path,
                  "--json", str(out["a.json"]), "--samples", "300"])
     assert code == 0
     summary = capsys.readouterr().out
-    assert "5 rounds, 2 dealer deviations, 1 overrides, 1 fouls, 1 corrections, 1 voids" in summary
+    assert ("5 rounds, 2 dealer deviations, 1 overrides, 1 fouls, 1 corrections "
+            "(0 after exposure), 1 voids") in summary
     html = out["r.html"].read_text()
     assert html.count("<svg") >= 3 and "<script" not in html and "http://" not in \
         html.replace('xmlns="http://www.w3.org/2000/svg"', "")

@@ -125,8 +125,11 @@ def test_camera_disagreement_blocks_settling_until_corrected(tmp_path: Path) -> 
         engine.verify_settle(DEALER)
     with pytest.raises(IllegalActError, match=r"\(roll\) cannot be corrected"):
         engine.correct(DEALER, entry.seq - 1, setting=other)
-    correction = engine.correct(DEALER, entry.seq, setting=other)
-    assert correction.payload()["ref"] == entry.seq
+    with pytest.raises(RoleError, match="only a supervisor"):  # the hands lie face up
+        engine.correct(DEALER, entry.seq, setting=other)
+    correction = engine.correct(SUPERVISOR, entry.seq, setting=other,
+                                reason="the layout shows the camera's setting")
+    assert correction.payload()["ref"] == entry.seq and correction.payload()["exposed"]
     assert journal.active_faults() == []
     assert engine.entered(position) == engine.game.parse(other)
     with pytest.raises(IllegalActError, match="no longer stands"):

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from ...round import ROLES, IllegalActError, Who
+from ...round.oversight import REASON_MAX
 from ..deps import OperatorDep, TableDep
 from ..table import Table
 
@@ -86,12 +87,14 @@ class CameraBody(BaseModel):
 
 
 class CorrectBody(BaseModel):
-    """A correction of record ``ref``: a bet's wager (0 withdraws it) or a setting."""
+    """A correction of record ``ref``: a bet's wager (0 withdraws it) or a setting; once the
+    hands are exposed, a supervisor's setting with a ``reason``."""
 
     ref: int
     wager: int | None = None
     fortune: int = 0
     setting: str | None = None
+    reason: str | None = Field(None, max_length=REASON_MAX)
 
 
 class OfferBody(BaseModel):
@@ -250,7 +253,7 @@ def settle(table: TableDep, who: OperatorDep) -> ActDone:
 def correct(table: TableDep, who: OperatorDep, body: CorrectBody) -> ActDone:
     """A correction: a new record naming the one it corrects."""
     return run(table, "correct", who, body.ref, wager=body.wager, fortune=body.fortune,
-               setting=body.setting)
+               setting=body.setting, reason=body.reason)
 
 
 @router.post("/faults/{fault:path}/clear")

@@ -113,6 +113,11 @@ async function doSeatAct(name, n) {
     if (!setting.includes("/")) {
       throw new InputError(`setting ${JSON.stringify(setting)} must be LOW / HIGH`);
     }
+    if (latest && latest.phase === "exposed") {  // face up: a supervisor's, with a reason
+      const reason = (window.prompt(`why is position ${n}'s exposed setting corrected?`) || "").trim();
+      if (!reason) throw new InputError("a correction after exposure needs a reason");
+      return act("correct", { ref: seat.setting_seq, setting, reason });
+    }
     return act("correct", { ref: seat.setting_seq, setting });
   }
   return act("read_camera", { position: n });

@@ -70,12 +70,13 @@ function showDealers(data) {
   out.appendChild(table(
     ["dealer", "shift", "table", "rounds", "deviations", "rate", "realized cost",
      "expected cost", "±95%", "rule most often broken", "overrides", "fouls", "corrections",
-     "voids"],
+     "after exposure", "voids"],
     data.groups.map(g => [g.dealer, g.shift, g.table, g.rounds, g.deviations,
                           `${(g.deviation_rate * 100).toFixed(1)}%`, money(g.realized_cents),
                           money(g.expected_cents), money(g.expected_error_cents),
                           g.top_rule ? `${g.top_rule} (${g.top_rule_count})` : "",
-                          g.overrides, g.fouls, g.corrections, g.voids])));
+                          g.overrides, g.fouls, g.corrections, g.exposed_corrections,
+                          g.voids])));
   plots(out, data.plots);
   const titles = {deviation: "Dealer settings off the house way",
                   override: "Asked for the house way, set otherwise", foul: "Foul calls",
