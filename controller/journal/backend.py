@@ -5,7 +5,7 @@ long scan its own way (``_scan``); everything else is written once here with ``?
 The three tables are ``journal_records`` (one row per record, never updated or deleted;
 triggers refuse both), ``journal_head`` (one row: the last sequence number and hash the
 journal wrote, changed in the same transaction as each append) and ``journal_meta``
-(``format`` and ``genesis``).
+(``format``, ``genesis`` and, for a keyed journal, ``key_id``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Final, Protocol, TypeVar
 
-from .errors import JournalCorruptError, JournalError, ReplayMixError
-from .records import COLUMNS, FORMAT, GENESIS, Row
+from .errors import JournalCorruptError, JournalError, ReplayMixError, RoundClosedError
+from .kinds import CLOSING
+from .lock import Holder
+from .records import COLUMNS, FORMATS, GENESIS, Row
 
 T = TypeVar("T")
 
@@ -26,16 +28,19 @@ SELECT: Final = f"SELECT {COLS} FROM journal_records"
 HEAD: Final = "SELECT seq, hash FROM journal_head WHERE id = 1"
 INSERT: Final = f"INSERT INTO journal_records ({COLS}) VALUES ({', '.join('?' * len(COLUMNS))})"
 SET_HEAD: Final = "UPDATE journal_head SET seq = ?, hash = ? WHERE id = 1"
+LAST_TS: Final = "SELECT ts FROM journal_records WHERE seq = ?"
 ROUND_MODE: Final = "SELECT replay FROM journal_records WHERE round_id = ? ORDER BY seq LIMIT 1"
 META: Final = "SELECT key, value FROM journal_meta"
 SEED_ROWS: Final = (
     ("INSERT INTO journal_head (id, seq, hash) VALUES (1, 0, ?) ON CONFLICT DO NOTHING",
      (GENESIS,)),
-    ("INSERT INTO journal_meta (key, value) VALUES ('format', ?) ON CONFLICT DO NOTHING",
-     (FORMAT,)),
     ("INSERT INTO journal_meta (key, value) VALUES ('genesis', ?) ON CONFLICT DO NOTHING",
      (GENESIS,)),
 )
+SEED_META: Final = "INSERT INTO journal_meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING"
+CLOSED: Final = ("SELECT seq, kind FROM journal_records WHERE round_id = ? "
+                 f"AND kind IN ({', '.join(repr(k) for k in sorted(CLOSING))}) "
+                 "ORDER BY seq LIMIT 1")
 APPEND_ONLY: Final = "journal records are append-only"
 
 
@@ -92,16 +97,35 @@ class Backend(ABC):
         for raw in cur:
             yield self._row(raw)
 
-    def check_meta(self) -> None:
-        """JournalError unless the stored format is this code's."""
+    def lock_writer(self, holder: Holder) -> None:
+        """Take the journal's writer lock for this connection's lifetime, or
+        JournalLockedError naming the holder."""
+        raise JournalError(f"{self.where}: this back end has no writer lock")
+
+    def meta(self) -> dict[str, str]:
+        """The ``journal_meta`` table as a dict."""
         with self._lock, self._transaction(write=False) as cur:
             cur.execute(self._sql(META))
-            meta = dict(cur.fetchall())
-        if meta.get("format") != FORMAT or meta.get("genesis") != GENESIS:
-            raise JournalError(f"{self.where}: not a {FORMAT} journal (meta {meta!r})")
+            return {str(k): str(v) for k, v in cur.fetchall()}
 
-    def append(self, round_id: str | None, replay: bool, build: Callable[[int, str], Row]) -> Row:
-        """Lock the head, build the next row from (seq, previous hash), store it, commit."""
+    def seed_meta(self, values: dict[str, str]) -> None:
+        """Store meta keys not stored yet (a new journal's format and key id)."""
+        with self._lock, self._transaction(write=True) as cur:
+            for key, value in values.items():
+                cur.execute(self._sql(SEED_META), (key, value))
+
+    def check_meta(self) -> dict[str, str]:
+        """The meta; JournalError unless the stored format is one this code reads."""
+        meta = self.meta()
+        if meta.get("format") not in FORMATS or meta.get("genesis") != GENESIS:
+            raise JournalError(f"{self.where}: not a {' or '.join(FORMATS)} journal "
+                               f"(meta {meta!r})")
+        return meta
+
+    def append(self, round_id: str | None, replay: bool, kind: str,
+               build: Callable[[int, str, str | None], Row]) -> Row:
+        """Lock the head, build the next row from (seq, previous hash, previous time), store
+        it, commit."""
         with self._lock, self._transaction(write=True) as cur:
             cur.execute(self._sql(HEAD + self.lock_head))
             last_seq, last_hash = cur.fetchone()
@@ -112,7 +136,19 @@ class Backend(ABC):
                     mode = "a replayed" if found[0] else "a real"
                     raise ReplayMixError(f"round {round_id!r} is {mode} round; "
                                          f"refusing a record with replay={replay}")
-            row = build(last_seq + 1, last_hash)
+                # Inside the append transaction, so it holds for writers in other processes.
+                cur.execute(self._sql(CLOSED), (round_id,))
+                closed = cur.fetchone()
+                if closed is not None:
+                    raise RoundClosedError(
+                        f"round {round_id!r} was closed by record {closed[0]} ({closed[1]}); "
+                        f"refusing a {kind!r} record for it")
+            prev_ts = None
+            if last_seq:
+                cur.execute(self._sql(LAST_TS), (last_seq,))
+                found_ts = cur.fetchone()
+                prev_ts = None if found_ts is None else str(found_ts[0])
+            row = build(last_seq + 1, last_hash, prev_ts)
             try:
                 cur.execute(self._sql(INSERT), tuple(row))
             except self._integrity_errors() as err:

@@ -33,3 +33,15 @@ def one_line(err: BaseException) -> str:
     """The first line of an exception's message (drivers add context lines and carets)."""
     lines = str(err).strip().splitlines()
     return lines[0].strip() if lines else type(err).__name__
+
+
+class JournalKeyError(JournalError):
+    """A key that is missing, malformed, readable by others, or not the journal's own."""
+
+
+class RoundClosedError(RecordError):
+    """A record for a round that a ``settle`` or ``round_voided`` record already closed."""
+
+
+class JournalLockedError(JournalError):
+    """A second writer: another controller holds the journal's writer lock."""

@@ -2,7 +2,9 @@
 
 ``open_journal("table.db")`` (or ``sqlite:///var/lib/paigow/table.db``) opens a SQLite file;
 ``open_journal("postgresql://user@host/db?schema=table7")`` a PostgreSQL database.  The API
-appends and reads; it has no way to update or delete a record.
+appends and reads; it has no way to update or delete a record.  A journal is keyed (each hash an
+HMAC under a key kept outside it, ``keys.py``) or, only when asked with ``key=UNKEYED``, not;
+a controller opens it with ``writer=`` and is then its only writer (``lock.py``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -22,15 +25,20 @@ from .clock import Clock, format_ts, system_clock
 from .errors import (
     JournalCorruptError,
     JournalError,
+    JournalKeyError,
     JournalURLError,
     QueryError,
     RecordError,
     one_line,
 )
+from .keys import UNKEYED, JournalKey, JournalKeyChoice, Unkeyed, key_from_env
 from .kinds import CLOSING, FAULT_KINDS, SETTLE
+from .lock import Holder
 from .postgres_store import PostgresBackend
 from .recall import OpenRound, RoundRecall, active_faults, open_rounds, recalls
 from .records import (
+    FORMAT,
+    FORMAT_KEYED,
     KIND_WORD,
     Randomness,
     Record,
@@ -54,9 +62,31 @@ def _marks(values: tuple[object, ...]) -> str:
 class Journal:
     """An append-only, hash-chained event store over one back end."""
 
-    def __init__(self, backend: Backend, clock: Clock = system_clock):
+    def __init__(self, backend: Backend, clock: Clock = system_clock, *,
+                 key: JournalKey | Unkeyed | None = None, meta: Mapping[str, str] | None = None):
         self._backend = backend
         self._clock = clock
+        self._key = key
+        meta = backend.check_meta() if meta is None else meta
+        self.key_id: str | None = meta.get("key_id") if meta.get("format") == FORMAT_KEYED else None
+        """The fingerprint of the journal's key, or None for an unkeyed journal."""
+
+    def write_problem(self) -> str | None:
+        """Why this journal cannot be appended to with the key it was opened with, or None."""
+        if self.key_id is not None:
+            if not isinstance(self._key, JournalKey):
+                return (f"the journal is keyed (key id {self.key_id}) and no key was given "
+                        f"(--key-file, $PAIGOW_JOURNAL_KEY or $PAIGOW_JOURNAL_KEY_FILE)")
+            if self._key.key_id != self.key_id:
+                return (f"wrong key: the journal's key id is {self.key_id}, the key given "
+                        f"has key id {self._key.key_id}")
+            return None
+        if isinstance(self._key, JournalKey):
+            return (f"the journal is unkeyed and a key (key id {self._key.key_id}) was given: "
+                    f"a keyed controller starts a new journal")
+        if self._key is None:
+            return "the journal is unkeyed: it is written only when opened with key=UNKEYED"
+        return None
 
     @property
     def where(self) -> str:
@@ -89,18 +119,24 @@ class Journal:
         if not isinstance(replay, bool):
             raise RecordError(f"replay must be True or False, not {replay!r}")
         note = None if randomness is None else str(randomness)
+        problem = self.write_problem()
+        if problem:
+            raise JournalKeyError(f"{self.where}: refusing record: {problem}")
+        key = self._key if isinstance(self._key, JournalKey) else None
 
-        def build(seq: int, prev_hash: str) -> Row:
+        def build(seq: int, prev_hash: str, prev_ts: str | None) -> Row:
             try:
                 ts = format_ts(self._clock())
             except ValueError as err:
                 raise RecordError(f"refusing record: {err}") from err
+            # A clock stepped back (NTP) must not write a time before the last record's.
+            ts = max(ts, prev_ts or ts)
             row = Row(seq, round_id, kind, text, actor, role.value, ts, note, replay,
                       prev_hash, "")
-            return row._replace(hash=_hash_row(row))
+            return row._replace(hash=_hash_row(row, key))
 
         with self._driver():
-            row = self._backend.append(round_id, replay, build)
+            row = self._backend.append(round_id, replay, kind, build)
         return Record.from_row(row)
 
     def head(self) -> tuple[int, str]:
@@ -204,9 +240,26 @@ class Journal:
         return active_faults(self._records(f"WHERE kind IN ({_marks(kinds)})", kinds))
 
     def verify(self, anchor: Anchor | None = None) -> VerifyReport:
-        """Walk the whole chain once; the report names the first bad record and why."""
+        """Walk the whole chain once; the report names the first bad record and why, or why
+        the keys could not be checked (no key, the wrong key, or an unkeyed journal where a
+        key was given)."""
+        key, unchecked = None, None
+        if self.key_id is not None:
+            problem = self.write_problem()
+            if problem is None:
+                key = self._key if isinstance(self._key, JournalKey) else None
+            else:
+                unchecked = problem
+        elif isinstance(self._key, JournalKey):
+            unchecked = (f"the journal is unkeyed ({FORMAT}) but key id {self._key.key_id} "
+                         f"was given: an unkeyed chain proves nothing against someone who "
+                         f"can write to the database")
+        macs = unchecked is None or self.key_id is None
         with self._driver():
-            return self._backend.scan(lambda rows, head: verify_rows(rows, head, anchor))
+            report = self._backend.scan(
+                lambda rows, head: verify_rows(rows, head, anchor, key=key, macs=macs))
+        return replace(report, key_id=self.key_id,
+                       unchecked=unchecked if report.first_bad is None else None)
 
     def close(self) -> None:
         """Close the connection; the journal object is unusable afterwards."""
@@ -234,18 +287,47 @@ def _backend(location: str, create: bool) -> Backend:
 
 
 def open_journal(location: str | os.PathLike[str], *, clock: Clock = system_clock,
-                 create: bool = True) -> Journal:
-    """The journal at a path or URL; with ``create=False`` it must already exist."""
+                 create: bool = True, key: JournalKeyChoice = None,
+                 writer: str | None = None) -> Journal:
+    """The journal at a path or URL; with ``create=False`` it must already exist.
+
+    ``key``: a ``JournalKey``, ``UNKEYED``, or None for the environment's
+    (``PAIGOW_JOURNAL_KEY``, ``PAIGOW_JOURNAL_KEY_FILE``) if any.  A new journal is keyed with
+    it, or unkeyed only with ``UNKEYED``; reading needs no key, appending needs the journal's.
+    ``writer`` (the command, e.g. ``paigow display``) takes the journal's writer lock for as
+    long as it is open: JournalLockedError names the holder when another process has it.
+    """
     text = os.fspath(location)
     if not text:
         raise JournalURLError("no journal location given")
+    chosen: JournalKey | Unkeyed | None = key_from_env() if key is None else key
+    if chosen is not None and not isinstance(chosen, JournalKey | Unkeyed):
+        raise JournalKeyError(f"key must be a JournalKey or UNKEYED, not {chosen!r}")
     backend = _backend(text, create)
     try:
         try:
-            backend.check_meta()
+            meta = backend.meta()
         except backend.driver_errors() as err:
             raise JournalURLError(f"{backend.where} holds no journal: {one_line(err)}") from err
+        if "format" not in meta and create:
+            if chosen is None:
+                raise JournalKeyError(
+                    f"{backend.where}: a new journal needs a key (key=, $PAIGOW_JOURNAL_KEY or "
+                    f"$PAIGOW_JOURNAL_KEY_FILE; paigow journal keygen makes one), or "
+                    f"key=UNKEYED for an unkeyed one")
+            backend.seed_meta({"format": FORMAT} if chosen is UNKEYED else
+                              {"format": FORMAT_KEYED, "key_id": chosen.key_id}
+                              if isinstance(chosen, JournalKey) else {})
+        journal = Journal(backend, clock, key=chosen, meta=backend.check_meta())
+        if writer is not None:
+            backend.lock_writer(Holder.me(writer))
+            problem = journal.write_problem()
+            if problem:
+                raise JournalKeyError(f"{backend.where}: {problem}")
     except JournalError:
         backend.close()
         raise
-    return Journal(backend, clock)
+    except backend.driver_errors() as err:
+        backend.close()
+        raise JournalError(f"{backend.where}: {one_line(err)}") from err
+    return journal

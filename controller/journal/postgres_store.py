@@ -8,11 +8,16 @@ through a server-side cursor.  The event is kept as ``text``, not ``jsonb``, bec
 re-orders keys and would change the bytes the hash covers.
 
 A ``schema=NAME`` query parameter (not a libpq one, removed before connecting) keeps the
-journal's tables in that schema, created when missing.
+journal's tables in that schema, created when missing.  When the tables exist already (made by
+an administrator) nothing is created, so the controller can run as an insert-only role
+(``docs/journal.md``).  The writer lock is a session advisory lock on (``WRITER_LOCK``, a hash
+of the schema), and the holder names itself in its ``application_name``, which a refused second
+writer reads back through ``pg_locks`` and ``pg_stat_activity``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
@@ -24,12 +29,15 @@ from psycopg import sql
 
 from .backend import APPEND_ONLY, SEED_ROWS, Backend, Cursor
 from .errors import JournalURLError, one_line
+from .lock import Holder, refused
 from .records import Row
 
 CONNECT_TIMEOUT_S: Final = 5
 SCAN_BATCH: Final = 2000
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 _SETUP_LOCK: Final = 0x7061_6967  # pg_advisory_xact_lock key: one schema set-up at a time
+WRITER_LOCK: Final = 0x7067_6A6C  # the first key of each journal's writer lock ("pgjl")
+_APP: Final = "paigow"  # application_name: paigow|pid|since|host|command (63 bytes at most)
 SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS journal_records (
         seq BIGINT PRIMARY KEY,
@@ -69,6 +77,13 @@ def split_schema(url: str) -> tuple[str, str | None]:
     return urlunsplit(parts._replace(query=rest)), schemas[0]
 
 
+def _holder(name: str) -> Holder | None:
+    parts = name.split("|", 4)
+    if len(parts) != 5 or parts[0] != _APP or not parts[1].isdigit():
+        return None
+    return Holder(int(parts[1]), parts[3], parts[4], parts[2])
+
+
 def public_url(url: str) -> str:
     """The URL with any password replaced by ``***``, for messages."""
     parts = urlsplit(url)
@@ -103,7 +118,38 @@ class PostgresBackend(Backend):
             raise JournalURLError(
                 f"cannot set up a journal at {self.where}: {one_line(err)}") from err
 
+    def _exists(self) -> bool:
+        row = self._conn.execute("SELECT to_regclass('journal_meta') IS NOT NULL").fetchone()
+        if not row or not row[0]:
+            return False
+        found = self._conn.execute("SELECT 1 FROM journal_meta WHERE key = 'genesis'").fetchone()
+        return found is not None
+
+    def _writer_key(self) -> int:
+        row = self._conn.execute("SELECT current_schema()").fetchone()
+        name = str(row[0] if row else "")
+        return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big") >> 1
+
+    def lock_writer(self, holder: Holder) -> None:
+        """Take this schema's writer lock for the session (JournalLockedError names the
+        holder)."""
+        key = self._writer_key()
+        row = self._conn.execute("SELECT pg_try_advisory_lock(%s, %s)",
+                                 (WRITER_LOCK, key)).fetchone()
+        if row and row[0]:
+            name = "|".join((_APP, str(holder.pid), holder.since, holder.host, holder.command))
+            self._conn.execute("SELECT set_config('application_name', %s, false)",
+                               (name.encode()[:63].decode("utf-8", "ignore"),))
+            return
+        found = self._conn.execute(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+            "WHERE l.locktype = 'advisory' AND l.granted AND l.classid = %s AND l.objid = %s "
+            "AND l.objsubid = 2", (WRITER_LOCK, key)).fetchone()
+        raise refused(self.where, _holder(str(found[0]) if found else ""))
+
     def _create(self) -> None:
+        if self._exists():
+            return  # made beforehand: an insert-only role may create nothing
         with self._conn.transaction():
             self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
             if self.schema is not None:

@@ -3,8 +3,10 @@
 A row holds ``seq`` (1, 2, 3, ... with no gaps), ``round_id`` (``None`` for table-level
 records), ``kind`` (the event's ``type``), ``event`` (canonical JSON text), ``actor`` and
 ``role`` (who did it), ``ts`` (from the journal's clock), ``randomness`` (``secrets``,
-``seeded:N`` or ``None``), ``replay`` and ``prev_hash``.  Its ``hash`` is the SHA-256 of the
-canonical JSON of those ten columns; record 1 chains to ``GENESIS``.
+``seeded:N`` or ``None``), ``replay`` and ``prev_hash``.  Its ``hash`` is the HMAC-SHA256
+under the journal's key (format ``paigow-journal/2``), or for an unkeyed journal the plain
+SHA-256 (``paigow-journal/1``), of the canonical JSON of those ten columns; record 1 chains to
+``GENESIS``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ from typing import Any, Final, Literal, NamedTuple
 from ..rules.events import Event, from_json
 from .canonical import CanonicalError, Json, canonical, dumps, parse_canonical
 from .clock import parse_ts
+from .keys import JournalKey
 
 GENESIS: Final = "0" * 64
 """The ``prev_hash`` of record 1."""
 FORMAT: Final = "paigow-journal/1"
-"""The name of this record and hash format, stored in the journal's meta table."""
+"""The unkeyed format (hash = SHA-256), stored in the journal's meta table."""
+FORMAT_KEYED: Final = "paigow-journal/2"
+"""The keyed format (hash = HMAC-SHA256 under the key whose fingerprint meta's ``key_id`` is)."""
+FORMATS: Final = (FORMAT, FORMAT_KEYED)
 
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 KIND_WORD: Final = _KIND
@@ -95,11 +101,13 @@ class Row(NamedTuple):
 COLUMNS: Final = Row._fields
 
 
-def hash_row(row: Row) -> str:
-    """The SHA-256 (hex) of a row's canonical JSON, every column but ``hash`` itself."""
+def hash_row(row: Row, key: JournalKey | None = None) -> str:
+    """The SHA-256 (hex) of a row's canonical JSON, every column but ``hash`` itself; with a
+    key, its HMAC-SHA256 under that key."""
     fields: dict[str, Any] = row._asdict()
     del fields["hash"]
-    return hashlib.sha256(dumps(fields).encode("ascii")).hexdigest()
+    body = dumps(fields).encode("ascii")
+    return hashlib.sha256(body).hexdigest() if key is None else key.mac(body)
 
 
 def _text(value: object, name: str, pattern: re.Pattern[str] | None = None) -> str | None:

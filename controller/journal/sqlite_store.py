@@ -3,10 +3,13 @@
 In WAL mode with ``synchronous=FULL`` the write-ahead log is synced to disk at every commit,
 so a record is durable once ``append`` returns, whether the process is killed or the power
 fails; readers in other processes see a consistent snapshot and never block the writer.
+A new file is created 0600 (readable by its owner only); SQLite gives its ``-wal`` and
+``-shm`` files the database file's mode.  The writer lock is ``PATH.lock`` (``lock.py``).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -15,6 +18,7 @@ from typing import Any, Final
 
 from .backend import APPEND_ONLY, SEED_ROWS, Backend, Cursor
 from .errors import JournalError, JournalURLError, one_line
+from .lock import FileLock, Holder
 from .records import Row
 
 BUSY_TIMEOUT_S: Final = 10.0
@@ -48,8 +52,12 @@ class SqliteBackend(Backend):
 
     def __init__(self, path: Path, *, create: bool = True):
         super().__init__(str(path))
+        self._path = path
+        self._writer: FileLock | None = None
         if not create and not path.is_file():
             raise JournalURLError(f"no journal at {str(path)!r}")
+        if create:
+            _create_private(path)
         try:
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                          timeout=BUSY_TIMEOUT_S)
@@ -91,6 +99,29 @@ class SqliteBackend(Backend):
         row = Row(*raw)
         return row._replace(replay=bool(row.replay)) if row.replay in (0, 1) else row
 
+    def lock_writer(self, holder: Holder) -> None:
+        """Take the ``PATH.lock`` file's lock (JournalLockedError names its holder)."""
+        if self._writer is None:
+            self._writer = FileLock(self._path, holder)
+
     def close(self) -> None:
-        """Close the file (the WAL is checkpointed by SQLite when the last connection closes)."""
-        self._conn.close()
+        """Close the file (the WAL is checkpointed by SQLite when the last connection closes)
+        and let the next writer in."""
+        try:
+            self._conn.close()
+        finally:
+            if self._writer is not None:
+                self._writer.release()
+                self._writer = None
+
+
+def _create_private(path: Path) -> None:
+    """Create the journal's file 0600 before SQLite opens it, unless it exists."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError as err:
+        raise JournalURLError(f"cannot create journal {str(path)!r}: {err.strerror}") from err
+    os.fchmod(fd, 0o600)  # exact, whatever the umask
+    os.close(fd)

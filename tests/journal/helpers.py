@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from controller.demo import play_round
-from controller.journal import Journal, Randomness, Role, StepClock, open_journal
+from controller.journal import Journal, JournalKey, Randomness, Role, StepClock, open_journal
 from controller.profile import DEFAULT_PROFILE, load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
 from controller.rules.dealing import HOUSE
@@ -25,6 +25,8 @@ PG_URL = os.environ.get("PAIGOW_TEST_PG", "postgresql://postgres@127.0.0.1:5432/
 BACKENDS = ["sqlite", "postgres"]
 RUN_ID = uuid.uuid4().hex[:8]
 _pg_problem: list[str] = []
+TEST_KEY = JournalKey(bytes(range(32)))
+"""The suite's journal key (``tests/conftest.py`` puts it in the environment)."""
 
 
 def pg_unreachable() -> str | None:

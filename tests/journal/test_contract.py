@@ -9,6 +9,7 @@ import pytest
 
 from controller.journal import (
     GENESIS,
+    UNKEYED,
     Journal,
     JournalCorruptError,
     JournalURLError,
@@ -24,7 +25,7 @@ from controller.journal import (
 from controller.journal.kinds import fault_cleared, fault_raised, round_voided
 from controller.journal.records import Row, hash_row
 from controller.rules.bank import Settlement
-from tests.journal.helpers import Store, append_round, demo_events, note
+from tests.journal.helpers import TEST_KEY, Store, append_round, demo_events, note
 
 
 def test_an_empty_journal_verifies_and_starts_at_genesis(store: Store) -> None:
@@ -61,15 +62,24 @@ def test_events_are_stored_as_canonical_json(store: Store) -> None:
     assert stored == record.event == canonical(json.loads(stored))
 
 
-def test_the_hash_is_sha256_of_the_documented_encoding(store: Store) -> None:
+@pytest.mark.parametrize("keyed", [True, False])
+def test_the_hash_is_the_hmac_or_sha256_of_the_documented_encoding(store: Store,
+                                                                   keyed: bool) -> None:
     import hashlib
+    import hmac
 
-    record = store.open().append(note(1, "r1"), actor="bob", role=Role.SUPERVISOR,
-                                 round_id="r1", randomness=Randomness.seeded(42), replay=True)
+    journal = store.open() if keyed else store.open(key=UNKEYED)
+    record = journal.append(note(1, "r1"), actor="bob", role=Role.SUPERVISOR,
+                            round_id="r1", randomness=Randomness.seeded(42), replay=True)
     body = ('{"actor":"bob","event":' + json.dumps(record.event) + ',"kind":"note",'
             '"prev_hash":"' + GENESIS + '","randomness":"seeded:42","replay":true,'
             '"role":"supervisor","round_id":"r1","seq":1,"ts":"2025-01-01T00:00:00.000000Z"}')
-    assert record.hash == hashlib.sha256(body.encode()).hexdigest()
+    if keyed:
+        assert journal.key_id == TEST_KEY.key_id
+        assert record.hash == hmac.new(TEST_KEY.secret, body.encode(), "sha256").hexdigest()
+    else:
+        assert journal.key_id is None
+        assert record.hash == hashlib.sha256(body.encode()).hexdigest()
 
 
 def test_rules_events_read_back_as_the_same_records(store: Store) -> None:

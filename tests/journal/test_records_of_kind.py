@@ -24,9 +24,10 @@ D, S, SYS = Who.dealer(), Who.supervisor(), Who.system()
 def _filled(journal: Journal) -> list[Record]:
     journal.append(note(0), actor="table", role=Role.SYSTEM)
     for n, seed in enumerate((31, 32, 33)):
-        append_round(journal, f"r{n}", seed, replay=n == 1)
+        # the note opens the round: nothing may follow its settlement
         journal.append(note(n + 1, f"r{n}"), actor="table", role=Role.SYSTEM, round_id=f"r{n}",
                        replay=n == 1)
+        append_round(journal, f"r{n}", seed, replay=n == 1)
     return journal.records()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.journal import Anchor, Journal, Role, canonical
+from controller.journal import UNKEYED, Anchor, Journal, Role, canonical
 from controller.journal.records import Row, hash_row
 from tests.journal.helpers import Store, append_round, note
 
@@ -14,8 +14,10 @@ COLS = "seq, round_id, kind, event, actor, role, ts, randomness, replay, prev_ha
 
 @pytest.fixture
 def journal(store: Store) -> Journal:
-    """A journal of two demo rounds and two table-level notes (40-odd records); guards off."""
-    journal = store.open()
+    """A journal of two demo rounds and two table-level notes (40-odd records); guards off.
+    Unkeyed, so a hash can be recomputed as a forger would (``tests/security/test_keyed_chain``
+    does the same to a keyed one)."""
+    journal = store.open(key=UNKEYED)
     journal.append(note(0), actor="table", role=Role.SYSTEM)
     append_round(journal, "r1", seed=5)
     append_round(journal, "r2", seed=6)
