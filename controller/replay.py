@@ -3,8 +3,9 @@
 ``replay_journal(journal, round_id=None)`` takes every closed, real round (or one), drives a
 fresh engine with the recorded acts (same actors and roles), its shuffler, dice and camera
 answering what was recorded, and compares every record the engine writes with the recorded
-one, the settlement above all.  Replayed records go to a scratch journal (or ``into``), marked
-``replay``: they can never settle real wagers.
+one, the settlement above all.  Replayed records go to a scratch journal (unkeyed: it is thrown
+away) or ``into``, marked ``replay``: they can never settle real wagers.  ``paigow replay``
+verifies the journal before it replays anything (``commands/replay.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ControllerError
-from .journal import Journal, Record, Role, StepClock, open_journal
+from .journal import UNKEYED, Journal, Record, Role, StepClock, open_journal
 from .profile import load_profile
 from .round.acts import Who
 from .round.errors import IllegalActError, PortError
@@ -240,5 +241,5 @@ def replay_journal(journal: Journal, round_id: str | None = None, *,
     if into is not None:
         return ReplayReport(tuple(replay_round(r, into) for r in rounds))
     with (tempfile.TemporaryDirectory(prefix="paigow-replay-") as scratch,
-          open_journal(Path(scratch) / "replay.db", clock=StepClock()) as target):
+          open_journal(Path(scratch) / "replay.db", clock=StepClock(), key=UNKEYED) as target):
         return ReplayReport(tuple(replay_round(r, target) for r in rounds))

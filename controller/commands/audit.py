@@ -1,6 +1,10 @@
 """``paigow audit JOURNAL``: the dealer audit (default) or the randomness audit
 (``--randomness``), as an HTML report, CSV and JSON (``docs/audit.md``).
 
+The journal is verified first: one that fails (or whose key is missing or wrong) is refused
+with one line naming the first bad record, exit status 1, unless ``--unverified``; then every
+output opens with an ``UNVERIFIED`` line (the summary's first line, the HTML page's first
+element, a ``#`` line before the CSV header, the JSON object's first member ``unverified``).
 The dealer audit exits 0.  The randomness audit exits 1 when any test fails at its
 regulator's confidence level, else 0 (the verdict, ``pass`` or ``incomplete``, is printed).
 A journal that cannot be opened, or a bad option, is one ``paigow: error:`` line, status 2.
@@ -12,6 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -41,19 +46,41 @@ from ..audit.tabular import (
     to_csv,
 )
 from ..errors import ControllerError
-from ..journal import Journal, JournalError, open_journal
+from ..journal import Journal, JournalError
 from .common import UsageError, run_alone
+from .journal import (
+    UNVERIFIED_FLAG,
+    JournalCommandError,
+    JournalUnverifiedError,
+    add_key_option,
+    open_reader,
+    verify_first,
+)
 
 
 class AuditCommandError(ControllerError):
     """The audit command could not run; the message is one line."""
 
 
-def _open(location: str) -> Journal:
+def _open(location: str, key_file: str | None) -> Journal:
     try:
-        return open_journal(location, create=False)
-    except JournalError as err:
+        return open_reader(location, key_file)
+    except JournalCommandError as err:
         raise AuditCommandError(str(err)) from err
+
+
+def _marked(text: str, form: str, banner: str | None) -> str:
+    """An output with the ``UNVERIFIED`` line first, in the form's own way."""
+    if banner is None:
+        return text
+    if form == "html":
+        mark = (f'<p class="unverified" style="background:#b00020;color:#fff;padding:.5em;'
+                f'font-weight:bold">{escape(banner)}</p>')
+        head, body, rest = text.partition("<body>")
+        return f"{head}{body}{mark}{rest}" if body else mark + text
+    if form == "csv":
+        return f"# {banner}\n{text}"
+    return text
 
 
 def _scope(args: argparse.Namespace) -> Scope:
@@ -87,9 +114,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
     """Run the dealer audit or the randomness audit over a journal."""
     _check_outputs(args)
     scope = _scope(args)
-    journal = _open(args.journal)
+    journal = _open(args.journal, args.key_file)
     try:
         where = journal.where
+        try:
+            args.banner = verify_first(journal, args.unverified, "audit")
+        except JournalUnverifiedError as err:
+            print(f"paigow: {err}", file=sys.stderr)
+            return 1
+        except JournalCommandError as err:
+            raise AuditCommandError(str(err)) from err
         if args.randomness:
             return _randomness(args, journal, scope, where)
         return _dealers(args, journal, scope, where)
@@ -99,19 +133,30 @@ def cmd_audit(args: argparse.Namespace) -> int:
         journal.close()
 
 
+def _first(banner: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    """A JSON report with ``unverified`` as its first member when there is a banner."""
+    return data if banner is None else {"unverified": banner, **data}
+
+
 def _dealers(args: argparse.Namespace, journal: Journal, scope: Scope, where: str) -> int:
     audits = audit_journal(journal, args.journal, scope, costs=not args.no_costs,
                            samples=args.samples)
     groups = summarize(audits)
+    banner = args.banner
     if args.report:
-        _write(args.report, dealer_html(audits, groups, scope, where))
+        _write(args.report, _marked(dealer_html(audits, groups, scope, where), "html", banner))
     if args.csv:
-        _write(args.csv, to_csv([group_row(g) for g in groups], GROUP_COLUMNS))
+        _write(args.csv, _marked(to_csv([group_row(g) for g in groups], GROUP_COLUMNS), "csv",
+                                 banner))
     if args.findings_csv:
-        _write(args.findings_csv, to_csv(list(findings(audits)), FINDING_COLUMNS))
+        _write(args.findings_csv, _marked(to_csv(list(findings(audits)), FINDING_COLUMNS),
+                                          "csv", banner))
     if args.json:
-        _write(args.json, json.dumps(dealer_json(audits, groups, scope), indent=1) + "\n")
+        _write(args.json, json.dumps(_first(banner, dealer_json(audits, groups, scope)),
+                                     indent=1) + "\n")
     if "-" not in (args.report, args.csv, args.findings_csv, args.json):
+        if banner:
+            print(banner)
         devs = sum(g.deviations for g in groups)
         print(f"{where}: {len(audits)} rounds, {devs} dealer deviations, "
               f"{sum(g.overrides for g in groups)} overrides, {sum(g.fouls for g in groups)} "
@@ -133,14 +178,19 @@ def _randomness(args: argparse.Namespace, journal: Journal, scope: Scope, where:
     checks = run_checks(draws)
     verdict = overall(checks)
     notes: dict[str, Any] = dict(draws.notes)
+    banner = args.banner
     if args.report:
-        _write(args.report, randomness_html(checks, verdict, scope, where, notes))
+        _write(args.report, _marked(randomness_html(checks, verdict, scope, where, notes),
+                                    "html", banner))
     if args.csv:
-        _write(args.csv, to_csv([check_row(c) for c in checks], CHECK_COLUMNS))
+        _write(args.csv, _marked(to_csv([check_row(c) for c in checks], CHECK_COLUMNS), "csv",
+                                 banner))
     if args.json:
-        _write(args.json, json.dumps(randomness_json(checks, verdict, scope, notes),
-                                     indent=1) + "\n")
+        _write(args.json, json.dumps(_first(banner, randomness_json(checks, verdict, scope,
+                                                                    notes)), indent=1) + "\n")
     if "-" not in (args.report, args.csv, args.json):
+        if banner:
+            print(banner)
         print(f"{where}: randomness {verdict.upper()}")
         for c in checks:
             p = "" if c.p_value is None else f" p={c.p_value:.4g}"
@@ -175,6 +225,10 @@ def add_parsers(sub: Any) -> None:
                    help=f"opponent hands simulated per card deviation (default "
                         f"{DEFAULT_SAMPLES})")
     p.add_argument("--no-costs", action="store_true", help="skip the expected costs")
+    p.add_argument(UNVERIFIED_FLAG, action="store_true",
+                   help="report on a journal without verifying it first (every output then "
+                        "opens with an UNVERIFIED line)")
+    add_key_option(p)
     p.set_defaults(handler=cmd_audit)
 
 

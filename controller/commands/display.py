@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ControllerError
-from ..journal import JournalError, open_journal
 from ..round import FakeDice, FakeShuffler, PokerRound, TileRound, Who
 from ..round.oversight import OversightEngine
 from .common import UsageError, run_alone
+from .journal import JournalCommandError, add_key_option, open_writer
 
 
 class DisplayCommandError(ControllerError):
@@ -64,9 +64,9 @@ def cmd_display(args: argparse.Namespace) -> int:
     from ..display import Table, create_app
 
     settings = _settings(args.tokens)
-    try:
-        journal = open_journal(args.journal)
-    except JournalError as err:
+    try:  # the only writer of its journal, with its key (commands/journal.py)
+        journal = open_writer(args.journal, args, "paigow display")
+    except JournalCommandError as err:
         raise DisplayCommandError(str(err)) from err
     try:
         table = Table(engine_on_fakes(journal, args.game))
@@ -86,6 +86,7 @@ def add_parsers(subparsers: Any) -> None:
     p = subparsers.add_parser("display", help="serve the dealer display (fake devices)")
     p.add_argument("--journal", required=True, metavar="PATH",
                    help="an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB")
+    add_key_option(p, writer=True)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--game", choices=("poker", "tiles"), default="poker")

@@ -1,9 +1,11 @@
-"""``paigow journal verify`` and ``paigow journal show``: check and read a table's journal.
+"""``paigow journal verify``, ``show`` and ``keygen``: check and read a table's journal, make a key.
 
 ``add_parsers(subparsers)`` registers ``journal``; each handler takes the parsed arguments and
 returns the exit status.  ``verify`` exits 0 when the chain is intact and 1 with one line naming
-the first bad record otherwise; a journal that cannot be opened raises ``JournalCommandError``
-(a ``ControllerError``: one line, exit status 2 from the ``paigow`` entry point).
+the first bad record (or why it could not check the keys) otherwise; a journal that cannot be
+opened raises ``JournalCommandError`` (a ``ControllerError``: one line, exit status 2 from the
+``paigow`` entry point).  The key helpers here (``add_key_option``, ``find_key``,
+``open_writer``, ``verify_first``) serve every command that reads or writes a journal.
 """
 
 from __future__ import annotations
@@ -15,7 +17,23 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import ControllerError
-from ..journal import Anchor, Journal, JournalError, Record, RoundRecall, open_journal
+from ..journal import (
+    KEY_ENV,
+    KEY_FILE_ENV,
+    UNKEYED,
+    Anchor,
+    Journal,
+    JournalError,
+    JournalKey,
+    Record,
+    RoundRecall,
+    Unkeyed,
+    VerifyReport,
+    key_beside,
+    key_from_env,
+    open_journal,
+    write_key,
+)
 from ..rules.money import format_money
 from .common import run_alone
 
@@ -24,11 +42,91 @@ class JournalCommandError(ControllerError):
     """A journal command that could not run; the message is one line."""
 
 
-def _open(location: str) -> Journal:
+def add_key_option(p: argparse.ArgumentParser, *, writer: bool = False) -> None:
+    """``--key-file FILE`` (and for a controller ``--unkeyed``) on a command's parser."""
+    p.add_argument("--key-file", metavar="FILE",
+                   help=f"the journal's key (default: ${KEY_ENV}, ${KEY_FILE_ENV}, or "
+                        f"JOURNAL.key beside an SQLite journal)")
+    if writer:
+        p.add_argument("--unkeyed", action="store_true",
+                       help="write an unkeyed journal (tests only: its chain proves nothing "
+                            "against someone who can write to it)")
+
+
+def find_key(key_file: str | None, location: str) -> JournalKey | None:
+    """The key for a journal: ``--key-file``, else the environment's, else ``PATH.key`` beside
+    an SQLite journal when it exists, else None."""
     try:
-        return open_journal(location, create=False)
+        if key_file:
+            return JournalKey.load(key_file)
+        found = key_from_env()
+        if found is not None:
+            return found
+        beside = key_beside(location)
+        return JournalKey.load(beside) if beside is not None and beside.is_file() else None
     except JournalError as err:
         raise JournalCommandError(str(err)) from err
+
+
+def open_writer(location: str, args: argparse.Namespace, command: str, *,
+                make_key: bool = False) -> Journal:
+    """A controller's journal: its key found (or with ``make_key``, made 0600 beside an SQLite
+    journal), the writer lock taken for ``command``; one-line errors otherwise."""
+    key: JournalKey | Unkeyed | None = UNKEYED if getattr(args, "unkeyed", False) else \
+        find_key(getattr(args, "key_file", None), location)
+    if key is None and make_key and (beside := key_beside(location)) is not None:
+        key = JournalKey.generate()
+        try:
+            write_key(beside, key)
+        except JournalError as err:
+            raise JournalCommandError(str(err)) from err
+        print(f"journal key {key.key_id} made: {beside} (readable by you only)", file=sys.stderr)
+    if key is None:
+        raise JournalCommandError(
+            f"no key for journal {location!r}: give --key-file FILE (paigow journal keygen "
+            f"FILE makes one) or set ${KEY_ENV} or ${KEY_FILE_ENV}")
+    try:
+        return open_journal(location, key=key, writer=command)
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+
+
+def open_reader(location: str, key_file: str | None) -> Journal:
+    """A journal to read and verify, with its key if one is found."""
+    key = find_key(key_file, location)
+    try:
+        return open_journal(location, create=False, key=key)
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+
+
+def _open(location: str) -> Journal:
+    return open_reader(location, None)
+
+
+UNVERIFIED_FLAG = "--unverified"
+
+
+class JournalUnverifiedError(ControllerError):
+    """A journal that failed verification before a report was made from it (exit status 1)."""
+
+
+def verify_first(journal: Journal, unverified: bool, what: str) -> str | None:
+    """Before ``audit`` or ``replay``: None when the chain verifies; with ``--unverified`` the
+    line a report must open with; otherwise ``JournalUnverifiedError`` naming the first bad
+    record (exit status 1)."""
+    if unverified:
+        return (f"UNVERIFIED: the chain of {journal.where} was not checked ({UNVERIFIED_FLAG});"
+                f" nothing here is proven to be what the table wrote")
+    try:
+        report: VerifyReport = journal.verify()
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+    if not report.ok:
+        raise JournalUnverifiedError(f"{journal.where}: {report.line()}; refusing to {what} a "
+                                     f"journal that does not verify ({UNVERIFIED_FLAG} to go on)")
+    return None
+
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -37,7 +135,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         anchor = None if args.anchor is None else Anchor.parse(args.anchor)
     except ValueError as err:
         raise JournalCommandError(f"--anchor: {err}") from err
-    journal = _open(args.journal)
+    journal = open_reader(args.journal, args.key_file)
     try:
         report = journal.verify(anchor)
     except JournalError as err:
@@ -171,8 +269,21 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_keygen(args: argparse.Namespace) -> int:
+    """Write a new journal key to a file created 0600; print its key id."""
+    key = JournalKey.generate()
+    try:
+        write_key(args.out, key)
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+    print(f"{args.out}: journal key {key.key_id} (mode 0600; keep a copy where the journal's "
+          f"auditors can reach it, docs/security.md)")
+    return 0
+
+
 def add_parsers(subparsers: Any) -> None:
-    """Register ``journal verify`` and ``journal show`` on an ``add_subparsers()`` object."""
+    """Register ``journal verify``, ``show`` and ``keygen`` on an ``add_subparsers()``
+    object."""
     journal = subparsers.add_parser("journal", help="check and read the table's journal")
     sub = journal.add_subparsers(dest="journal_command", required=True, metavar="COMMAND")
     where = "an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB[?schema=NAME]"
@@ -182,7 +293,12 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--anchor", metavar="SEQ:HASH",
                    help="a record's hash kept outside the database; it must still be there")
+    add_key_option(p)
     p.set_defaults(handler=cmd_verify)
+
+    p = sub.add_parser("keygen", help="make a journal key in a new file (mode 0600)")
+    p.add_argument("out", metavar="OUT", help="the key file to create (never overwritten)")
+    p.set_defaults(handler=cmd_keygen)
 
     p = sub.add_parser("show", help="print records, one round, or the last N settled rounds")
     p.add_argument("journal", metavar="JOURNAL", help=where)

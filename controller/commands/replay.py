@@ -1,8 +1,11 @@
 """``paigow replay JOURNAL [--round ID] [--json]``: re-run recorded rounds, report differences.
 
 One line per round (one JSON object per round with ``--json``); exit 0 when every replayed
-round wrote what was recorded, 1 on any difference, 2 when the journal cannot be read.
-``add_parsers(subparsers)`` registers the command; the handler returns the exit status.
+round wrote what was recorded, 1 on any difference, 2 when the journal cannot be read.  The
+journal is verified first: one that fails is refused (exit 1, the first bad record named)
+unless ``--unverified``, and then the first line says ``UNVERIFIED`` (with ``--json``, a first
+object ``{"unverified": ...}``).  ``add_parsers(subparsers)`` registers the command; the
+handler returns the exit status.
 """
 
 from __future__ import annotations
@@ -14,9 +17,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ControllerError
-from ..journal import JournalError, open_journal
 from ..replay import replay_journal
 from .common import run_alone
+from .journal import (
+    UNVERIFIED_FLAG,
+    JournalCommandError,
+    JournalUnverifiedError,
+    add_key_option,
+    open_reader,
+    verify_first,
+)
 
 
 class ReplayCommandError(ControllerError):
@@ -26,10 +36,19 @@ class ReplayCommandError(ControllerError):
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay the journal's rounds; 0 when all are the same, 1 on a difference."""
     try:
-        journal = open_journal(args.journal, create=False)
-    except JournalError as err:
+        journal = open_reader(args.journal, args.key_file)
+    except JournalCommandError as err:
         raise ReplayCommandError(str(err)) from err
     try:
+        try:
+            banner = verify_first(journal, args.unverified, "replay")
+        except JournalUnverifiedError as err:
+            print(f"paigow: {err}", file=sys.stderr)
+            return 1
+        except JournalCommandError as err:
+            raise ReplayCommandError(str(err)) from err
+        if banner is not None:
+            print(json.dumps({"unverified": banner}) if args.json else banner)
         report = replay_journal(journal, args.round)
     finally:
         journal.close()
@@ -50,6 +69,10 @@ def add_parsers(subparsers: Any) -> None:
                    help="an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB")
     p.add_argument("--round", metavar="ID", help="only this round")
     p.add_argument("--json", action="store_true", help="one JSON object per round")
+    p.add_argument(UNVERIFIED_FLAG, action="store_true",
+                   help="replay a journal without verifying it first (the output then opens "
+                        "with an UNVERIFIED line)")
+    add_key_option(p)
     p.set_defaults(handler=cmd_replay)
 
 

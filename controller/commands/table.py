@@ -23,10 +23,11 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ControllerError
-from ..journal import Journal, JournalError, open_journal
+from ..journal import Journal
 from ..round import PokerRound, TileRound, Who
 from ..round.oversight import OversightEngine
 from .common import UsageError, number_in
+from .journal import JournalCommandError, add_key_option, open_writer
 
 if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these commands only
     from ..table.players import Habits, Setter
@@ -177,9 +178,10 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
                               else (0.0 if args.no_display else DISPLAY_PACE),
                               args.fault_rate, args.entry_error_rate)
     where = _journal_path(args)
-    try:
-        journal = open_journal(where)
-    except JournalError as err:
+    try:  # the only writer of its journal, keyed (demo makes PATH.key when no key is given)
+        journal = open_writer(where, args, f"paigow {args.command}",
+                              make_key=args.command == "demo")
+    except JournalCommandError as err:
         raise TableCommandError(str(err)) from err
     display: _Display | None = None
     try:
@@ -252,6 +254,7 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal", metavar="PATH",
                    help="SQLite file or postgresql://USER@HOST/DB (default: a new file "
                         "under ./var/)")
+    add_key_option(p, writer=True)
     p.add_argument("--no-display", action="store_true", help="do not serve the dealer display")
     p.add_argument("--host", default="127.0.0.1", help="the display's address")
     p.add_argument("--port", type=number_in("port", int, 0, 65535), default=8000,

@@ -117,10 +117,15 @@ def test_tampered_recording_is_reported(tmp_path: Path, capsys: pytest.CaptureFi
     db.commit()
     db.close()
     capsys.readouterr()
-    assert replay_command.main(["replay", str(path)]) == 1
+    assert replay_command.main(["replay", str(path)]) == 1  # the chain fails first
     out, err = capsys.readouterr()
+    assert f"record {seq}: contents do not match its hash" in err and not out
+    assert replay_command.main(["replay", str(path), "--unverified"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("UNVERIFIED: ")
     assert "DIFFERENT: settlement differs" in err and out.count("same") == 3
-    assert replay_command.main(["replay", str(path), "--json", "--round", "nope"]) == 2
+    assert replay_command.main(["replay", str(path), "--json", "--round", "nope",
+                                "--unverified"]) == 2
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,

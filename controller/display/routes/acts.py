@@ -17,6 +17,7 @@ from ...round import ROLES, IllegalActError, Who
 from ...round.oversight import REASON_MAX
 from ..deps import OperatorDep, TableDep
 from ..table import Table
+from ..visibility import record_for, sight_of
 
 router = APIRouter(prefix="/api/round", tags=["acts"])
 
@@ -39,7 +40,7 @@ def run(table: Table, act: str, who: Who, *args: Any, **kwargs: Any) -> ActDone:
                             f"{who.actor!r} ({who.role.value}) may not {act}: it needs {need}")
     records = table.act(act, who, *args, **kwargs)
     return {"act": act, "actor": who.actor, "role": who.role.value,
-            "records": [r.to_json() for r in records]}
+            "records": [record_for(sight_of(who), r) for r in records]}  # no seed, ever
 
 
 class OpenBody(BaseModel):
