@@ -18,6 +18,7 @@ from .commands import display as display_commands
 from .commands import journal as journal_commands
 from .commands import poker_analysis as poker_analysis_commands
 from .commands import replay as replay_commands
+from .commands import staff as staff_commands
 from .commands import table as table_commands
 from .commands import tiles
 from .commands import tiles_analysis as tiles_analysis_commands
@@ -261,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     vision_commands.add_parsers(sub)
     poker_analysis_commands.add_parsers(sub)
     table_commands.add_parsers(sub)
+    staff_commands.add_parsers(sub)
     return parser
 
 

@@ -1,9 +1,10 @@
-"""``paigow display --journal PATH [--host H] [--port N] [--game poker|tiles] [--tokens F]``.
+"""``paigow display --journal PATH [--host H] [--port N] [--game poker|tiles] [--staff F]``.
 
 Serves the dealer display over uvicorn for one table whose devices are the round engine's
-in-memory fakes (``controller/round/fakes.py``).  Without ``--tokens`` (a TOML file holding a
-``[display]`` table, see ``DisplaySettings.from_mapping``) a dealer and a supervisor token are
-made up for this run and printed.  ``add_parsers(subparsers)`` registers the command.
+in-memory fakes (``controller/round/fakes.py``).  The staff who may sign in at the page come from
+``--staff`` (a staff file, ``paigow staff``); without it the display is read-only.  No token is
+made up or printed: each person signs in with their id and PIN.  ``add_parsers(subparsers)``
+registers the command.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
-import tomllib
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ..errors import ControllerError
-from ..round import FakeDice, FakeShuffler, PokerRound, TileRound, Who
+from ..round import FakeDice, FakeShuffler, PokerRound, TileRound
 from ..round.oversight import OversightEngine
+from ..staff import Staff, load_staff
 from .common import UsageError, run_alone
 from .journal import JournalCommandError, add_key_option, open_writer
 
@@ -27,23 +27,27 @@ class DisplayCommandError(ControllerError):
     """The display could not start; the message is one line."""
 
 
-def _settings(path: str | None) -> Any:
-    from ..display import DisplaySettings, DisplaySettingsError
-
+def staff_of(path: str | None) -> Staff:
+    """The staff file at ``path`` validated (``StaffError`` names what is wrong), or an empty
+    list (a read-only display) when None; says which on stderr."""
     if path is None:
-        tokens = {secrets.token_urlsafe(16): Who.dealer(),
-                  secrets.token_urlsafe(16): Who.supervisor()}
-        for token, who in tokens.items():
-            print(f"{who.role.value} token ({who.actor}): {token}", file=sys.stderr)
-        return DisplaySettings(tokens)
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise UsageError(f"cannot read tokens {path!r}: {err}") from err
-    try:
-        return DisplaySettings.from_mapping(data.get("display", {}))
-    except DisplaySettingsError as err:
-        raise UsageError(f"{path}: {err}") from err
+        print("no --staff file: the display is read-only (paigow staff add --file F makes "
+              "one)", file=sys.stderr)
+        return Staff()
+    staff = load_staff(path)
+    print(f"staff: {len(staff.members)} from {path}", file=sys.stderr)
+    return staff
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from ..display import DisplaySettings
+
+    if args.tokens is not None:
+        raise UsageError("--tokens is replaced by --staff FILE: each person signs in at the "
+                         "display with their staff id and PIN (see 'paigow staff')")
+    return DisplaySettings(staff=staff_of(args.staff))
+
+
 
 
 def engine_on_fakes(journal: Any, game: str, seed: int | None = None) -> OversightEngine[Any]:
@@ -63,7 +67,7 @@ def cmd_display(args: argparse.Namespace) -> int:
 
     from ..display import Table, create_app
 
-    settings = _settings(args.tokens)
+    settings = _settings(args)
     try:  # the only writer of its journal, with its key (commands/journal.py)
         journal = open_writer(args.journal, args, "paigow display")
     except JournalCommandError as err:
@@ -90,8 +94,9 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--game", choices=("poker", "tiles"), default="poker")
-    p.add_argument("--tokens", metavar="FILE",
-                   help="TOML with [display.tokens.TOKEN] name and role; default: made up")
+    p.add_argument("--staff", metavar="FILE",
+                   help="the staff file: who may sign in (default: none, read-only)")
+    p.add_argument("--tokens", help=argparse.SUPPRESS)  # replaced by --staff: says so
     p.set_defaults(handler=cmd_display)
 
 

@@ -23,9 +23,10 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ControllerError
-from ..journal import Journal
-from ..round import PokerRound, TileRound, Who
+from ..journal import Journal, Role
+from ..round import PokerRound, TileRound
 from ..round.oversight import OversightEngine
+from ..staff import Member, PinHash, Staff, load_staff
 from .common import UsageError, number_in
 from .journal import JournalCommandError, add_key_option, open_writer
 
@@ -35,6 +36,9 @@ if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these 
 
 SIM_TABLE = Path(__file__).resolve().parents[2] / "config" / "tables" / "sim-table.toml"
 """The simulated table's hardware file (``paigow demo``)."""
+
+STAFF_DIR = Path(__file__).resolve().parents[2] / "config" / "staff"
+"""Where ``paigow run`` looks for a table's staff file (``NAME.toml``) when not given one."""
 
 DISPLAY_PACE = 0.4
 """Seconds between acts when the display is on, so a viewer can follow the round."""
@@ -90,14 +94,13 @@ def _randomness(devices: Devices, seed: int | None) -> str:
 class _Display:
     """The dealer display served by uvicorn on a thread, on a socket bound up front."""
 
-    def __init__(self, table: Any, host: str, port: int) -> None:
+    def __init__(self, table: Any, host: str, port: int, staff: Staff) -> None:
         import uvicorn
 
         from ..display import DisplaySettings, create_app
 
-        self.tokens = {secrets.token_urlsafe(16): Who.dealer(),
-                       secrets.token_urlsafe(16): Who.supervisor()}
-        app = create_app(table, DisplaySettings(self.tokens), recover=False)
+        app = create_app(table, DisplaySettings(staff=staff), recover=False)
+        self.desk = app.state.desk
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
@@ -164,6 +167,32 @@ def _stop_on_signals(runner: TableRunner) -> Iterator[None]:
             signal.signal(s, h)
 
 
+def demo_staff() -> tuple[Staff, dict[str, str]]:
+    """``paigow demo``'s staff: a dealer and a supervisor with random PINs (and the PINs)."""
+    pins = {"demo-dealer": f"{secrets.randbelow(10**6):06d}",
+            "demo-supervisor": f"{secrets.randbelow(10**6):06d}"}
+    staff = Staff()
+    for staff_id, name, role in (("demo-dealer", "Demo Dealer", Role.DEALER),
+                                 ("demo-supervisor", "Demo Supervisor", Role.SUPERVISOR)):
+        staff = staff.with_member(Member(staff_id, name, role, PinHash.make(pins[staff_id])))
+    return staff, pins
+
+
+def _staff(args: argparse.Namespace, table_name: str) -> Staff:
+    """``run``'s staff: ``--staff FILE``, else ``config/staff/TABLE.toml`` when it exists,
+    else none (the display is read-only); says which."""
+    path = args.staff
+    if path is None and (STAFF_DIR / f"{table_name}.toml").exists():
+        path = STAFF_DIR / f"{table_name}.toml"
+    if path is None:
+        print(f"no staff file (--staff, or {STAFF_DIR / (table_name + '.toml')}): the display "
+              f"is read-only", flush=True)
+        return Staff()
+    staff = load_staff(path)
+    print(f"staff: {len(staff.members)} from {path}", flush=True)
+    return staff
+
+
 def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     from ..display.table import Table
     from ..table import open_table, read_hardware
@@ -173,6 +202,11 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     habits = _habits(args)
     profile, setter = _rules(args.game, args.profile)
     hardware = read_hardware(table_file)  # a bad table file stops here, naming the key
+    demo_pins: dict[str, str] = {}
+    if args.command == "demo":
+        staff, demo_pins = demo_staff()
+    else:
+        staff = _staff(args, hardware.name)  # a bad staff file stops here too
     pins = _pin_factory(hardware)
     settings = RunnerSettings(args.rounds, args.pace if args.pace is not None
                               else (0.0 if args.no_display else DISPLAY_PACE),
@@ -196,11 +230,14 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
             print(f"table {hardware.name} ({args.game}, profile {engine.game.profile}, house way "
                   f"{engine.game.way}); journal {journal.where}", flush=True)
             if not args.no_display:
-                display = _Display(table, args.host, args.port)
+                display = _Display(table, args.host, args.port, staff)
                 display.start()
                 print(f"dealer display: {display.url}", flush=True)
-                for token, who in display.tokens.items():
-                    print(f"  {who.role.value} token ({who.actor}): {token}", flush=True)
+                if demo_pins:  # paigow demo only: its made-up staff, signed in
+                    for member in staff.members.values():
+                        print(f"  {member.role.value} {member.id} (PIN {demo_pins[member.id]}) "
+                              f"token: {display.desk.open(member)}", flush=True)
+                runner.on_duty = display.desk.on_duty  # acts journaled as who is signed in
             print("Ctrl-C stops (the open round is voided)"
                   + ("" if args.rounds is None else f"; {args.rounds} round(s) to play"),
                   flush=True)
@@ -290,6 +327,9 @@ def add_parsers(subparsers: Any) -> None:
     p = subparsers.add_parser("run", help="the table on the devices a table file names")
     p.add_argument("--table", required=True, metavar="FILE",
                    help="the table's hardware file, e.g. config/tables/NAME.toml")
+    p.add_argument("--staff", metavar="FILE",
+                   help="who may sign in at the display (default: config/staff/NAME.toml "
+                        "for table NAME if it exists, else nobody: read-only)")
     _options(p)
     p.set_defaults(handler=cmd_run)
 

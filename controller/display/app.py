@@ -19,6 +19,7 @@ from ..round import DeviceLostError, IllegalActError, RoleError
 from .routes import acts, audit, cuts, docs, events, operator, page, rounds
 from .routes import table as table_route
 from .settings import DisplaySettings
+from .sign_in import Desk
 from .table import Table
 
 STATIC = Path(__file__).with_name("static")
@@ -46,6 +47,7 @@ def create_app(table: Table, settings: DisplaySettings | None = None, *,
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # /docs is ours: offline
     app.state.table = table
     app.state.settings = settings
+    app.state.desk = Desk(table, settings)  # staff sign-in and sessions (sign_in.py)
 
     @app.exception_handler(RoleError)
     async def role_refused(request: Request, err: RoleError) -> JSONResponse:

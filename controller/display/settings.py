@@ -1,7 +1,9 @@
-"""The display's settings: who may act (bearer tokens) and what the page is called.
+"""The display's settings: who may sign in (the staff list), standing tokens, the page's title.
 
 Validated once at start-up into frozen values (``DisplaySettings.from_mapping``); unknown keys
-are errors.  Reading is open on the table network; every act needs a token naming an operator.
+are errors.  Every act needs the token of a session a member of staff opened with a PIN
+(``controller.display.sign_in``).  Standing ``tokens`` never expire: they are for programs that
+build the app themselves (tests); no command makes or reads them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from ..errors import ControllerError
 from ..journal import Role
 from ..round import Who
+from ..staff import Staff
 
 OPERATOR_ROLES = frozenset({Role.DEALER, Role.SUPERVISOR})
 """The roles a token may carry: the people at the table, never a device or the system."""
@@ -28,10 +31,12 @@ class DisplaySettingsError(ControllerError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DisplaySettings:
-    """Bearer tokens (token text -> who acts with it) and the page title."""
+    """Standing bearer tokens (token text -> who acts with it), the page title and the staff
+    who may sign in."""
 
     tokens: Mapping[str, Who] = field(default_factory=dict)
     title: str = DEFAULT_TITLE
+    staff: Staff = field(default_factory=Staff)
 
     def __post_init__(self) -> None:
         for token, who in self.tokens.items():
@@ -64,7 +69,3 @@ class DisplaySettings:
         if not isinstance(title, str):
             raise DisplaySettingsError(f"display.title must be text, not {title!r}")
         return cls(tokens, title)
-
-    def who(self, token: str) -> Who | None:
-        """The operator a token stands for, or None."""
-        return self.tokens.get(token)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +85,14 @@ class Table:
                 new = self.journal.records(after=head)
                 self.publish(new)
         return new
+
+    def note(self, payload: Mapping[str, Any], who: Who) -> Record:
+        """Append a table-level record (no round: a sign-in, a sign-out) for ``who`` under the
+        lock, and publish it."""
+        with self.lock:
+            record = self.journal.append(payload, actor=who.actor, role=who.role)
+            self.publish([record])
+        return record
 
     def recover(self) -> Recovery:
         """Resume or void a round left open by a crash (start-up), publishing what it wrote."""

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from firmware_interfaces.gpio import ButtonPress, DealerPanel, PanelButton
 
 from ..display.table import Table
-from ..journal import Record
+from ..journal import Record, Role
 from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..round.ports import CameraPort, DicePort, ShufflerPort
 from ..rules.dealing import HOUSE
@@ -116,8 +116,10 @@ class TableRunner:
 
     def __init__(self, table: Table, devices: Devices, players: SimPlayers, dealer: SimDealer,
                  settings: RunnerSettings, *, randomness: str,
-                 out: Callable[[str], None] = print) -> None:
+                 out: Callable[[str], None] = print,
+                 on_duty: Callable[[Role], Who | None] | None = None) -> None:
         self.table = table
+        self.on_duty = on_duty  # the person signed in for a role: the acts are journaled as theirs
         self.engine = table.engine
         self.devices = devices
         self.players = players
@@ -225,6 +227,8 @@ class TableRunner:
 
     def _act(self, name: str, who: Who, *args: Any, **kwargs: Any) -> list[Record]:
         """Do an act through the table; a refusal or a lost device is journaled, not fatal."""
+        if self.on_duty is not None and who.role is not Role.SYSTEM:
+            who = self.on_duty(who.role) or who  # nobody signed in: the simulated operator
         try:
             records = self.table.act(name, who, *args, **kwargs)
         except DeviceLostError:

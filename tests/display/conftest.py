@@ -16,14 +16,20 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from controller.display import DisplaySettings, Table, create_app
-from controller.journal import StepClock, open_journal
+from controller.journal import Role, StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
+from controller.staff import Member, PinHash, Staff
 
 DEALER_TOKEN = "dealer-token-1"
 SUPERVISOR_TOKEN = "super-token-1"
+DEALER_PIN = "246810"
+SUPERVISOR_PIN = "135791"
+STAFF = Staff({"ann": Member("ann", "Ann", Role.DEALER, PinHash.make(DEALER_PIN)),
+               "sue": Member("sue", "Sue", Role.SUPERVISOR, PinHash.make(SUPERVISOR_PIN))})
+"""Who may sign in with a PIN (the browser tests do); the API tests use the standing tokens."""
 SETTINGS = DisplaySettings({DEALER_TOKEN: Who.dealer("ann"),
-                            SUPERVISOR_TOKEN: Who.supervisor("sue")})
+                            SUPERVISOR_TOKEN: Who.supervisor("sue")}, staff=STAFF)
 DEALER = {"Authorization": f"Bearer {DEALER_TOKEN}"}
 SUPERVISOR = {"Authorization": f"Bearer {SUPERVISOR_TOKEN}"}
 

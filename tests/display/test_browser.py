@@ -28,9 +28,9 @@ from controller.tile_profile import load_tile_profile
 from tests.browser import chromium_missing, headless_chromium
 
 from .conftest import (
-    DEALER_TOKEN,
+    DEALER_PIN,
     SETTINGS,
-    SUPERVISOR_TOKEN,
+    SUPERVISOR_PIN,
     make_app,
     play_round,
     serve,
@@ -114,8 +114,10 @@ def _phase(driver: Any) -> str:
     return _text(driver, "#round .phase")
 
 
-def _sign_in(driver: Any, wait: Any, token: str) -> None:
-    _type(driver, "#token", token)
+def _sign_in(driver: Any, wait: Any, staff: str, pin: str) -> None:
+    wait.until(lambda d: d.find_element(By.ID, "staff-id").is_displayed())  # signed out
+    _type(driver, "#staff-id", staff)
+    _type(driver, "#pin", pin)
     driver.find_element(By.ID, "sign-in").click()
     wait.until(lambda d: d.find_element(By.ID, "who").text.startswith("signed in")
                or d.find_element(By.ID, "message").text.startswith("refused"))
@@ -127,8 +129,8 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
     driver.get(live + "/")
     wait = WebDriverWait(driver, 20, ignored_exceptions=REDRAWN)
     wait.until(lambda d: d.find_element(By.ID, "link").text == "live")
-    _sign_in(driver, wait, DEALER_TOKEN)
-    assert driver.find_element(By.ID, "who").text == "signed in: ann (dealer)"
+    _sign_in(driver, wait, "ann", DEALER_PIN)
+    assert driver.find_element(By.ID, "who").text == "signed in: Ann (ann, dealer)"
     assert _click(driver, wait, "[data-act=open_round]").startswith("done: open_round by ann")
     wait.until(lambda d: _phase(d) == "betting")
     with httpx2.Client(base_url=live, timeout=10) as client:
@@ -203,9 +205,9 @@ def test_a_read_only_viewer_is_refused(live: str, browser: Any, journal_path: Pa
     refused = _click(driver, wait, "[data-act=open_round]")
     assert refused == ("refused (401): acts need a dealer's or supervisor's token: send "
                        "'Authorization: Bearer TOKEN'")
-    _sign_in(driver, wait, "not-a-real-token")
+    _sign_in(driver, wait, "ann", "not-her-pin")
     assert driver.find_element(By.ID, "message").text == (
-        "refused (401): unknown token: no dealer or supervisor has it")
+        "refused (401): unknown staff id or wrong PIN")
     assert driver.find_element(By.ID, "who").text.startswith("read only")
     with open_journal(journal_path) as journal:
         assert journal.head()[0] == 0
@@ -225,8 +227,8 @@ def test_a_supervisor_clears_a_fault_and_voids_from_the_page(browser: Any,
     driver, app = browser, make_app(journal_path)
     with serve(app) as url:
         wait = _open_page(driver, url)
-        _sign_in(driver, wait, SUPERVISOR_TOKEN)
-        assert driver.find_element(By.ID, "who").text == "signed in: sue (supervisor)"
+        _sign_in(driver, wait, "sue", SUPERVISOR_PIN)
+        assert driver.find_element(By.ID, "who").text == "signed in: Sue (sue, supervisor)"
         _click(driver, wait, "[data-act=open_round]")
         _type(driver, "#entry-3 input[name=wager]", "25")
         _click(driver, wait, "#entry-3 [data-act=take_bet]")
@@ -259,7 +261,7 @@ def test_a_tile_round_from_the_page_with_pictures_the_replay_marker_and_a_deviat
     engine = TileRound(journal, load_tile_profile(), FakeDice(5), replay=True)
     with serve(create_app(Table(engine), SETTINGS)) as url:
         wait = _open_page(driver, url)
-        _sign_in(driver, wait, DEALER_TOKEN)
+        _sign_in(driver, wait, "ann", DEALER_PIN)
         assert driver.find_element(By.ID, "replay-banner").is_displayed()
         assert not driver.find_elements(By.CSS_SELECTOR, "[data-act=shuffle]:not([hidden])")
         assert driver.find_elements(By.CSS_SELECTOR, "#entry-8")  # eight positions
@@ -306,7 +308,7 @@ def _profile_page(driver: Any, journal_path: Path, profile: str) -> Iterator[tup
 def test_a_tile_round_with_a_cut_from_the_page(browser: Any, journal_path: Path) -> None:
     driver = browser
     with _profile_page(driver, journal_path, "tiles-classic") as (url, wait):
-        _sign_in(driver, wait, DEALER_TOKEN)
+        _sign_in(driver, wait, "ann", DEALER_PIN)
         wait.until(lambda d: d.find_element(By.ID, "cut-controls").is_displayed())
         _click(driver, wait, "[data-act=open_round]")
         _type(driver, "#entry-3 input[name=wager]", "25")
@@ -339,7 +341,7 @@ def test_a_tile_round_with_a_cut_from_the_page(browser: Any, journal_path: Path)
 def test_a_rotation_round_from_the_page(browser: Any, journal_path: Path) -> None:
     driver = browser
     with _profile_page(driver, journal_path, "rotation") as (_, wait):
-        _sign_in(driver, wait, DEALER_TOKEN)
+        _sign_in(driver, wait, "ann", DEALER_PIN)
         wait.until(lambda d: d.find_element(By.ID, "rotation-controls").is_displayed())
         assert not driver.find_element(By.ID, "cut-controls").is_displayed()
         wait.until(lambda d: "offered to position 2 (in turn)" in _text(d, "#bank-status"))
@@ -356,7 +358,7 @@ def test_a_rotation_round_from_the_page(browser: Any, journal_path: Path) -> Non
         _type(driver, "#entry-4 input[name=wager]", "10")
         assert _click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
         driver.find_element(By.ID, "sign-out").click()
-        _sign_in(driver, wait, SUPERVISOR_TOKEN)
+        _sign_in(driver, wait, "sue", SUPERVISOR_PIN)
         _type(driver, "#void-reason", "next round")
         assert _click(driver, wait, "#controls [data-act=void]").startswith("done: void")
         # the next round: the bank in turn is position 3, who takes it (supervisor)
@@ -407,7 +409,7 @@ def test_home_play_shows_the_pot_antes_and_the_winner(browser: Any, journal_path
 def test_heads_up_deal_repeats_and_play_the_house_way(browser: Any, journal_path: Path) -> None:
     driver = browser
     with _profile_page(driver, journal_path, "heads-up") as (_, wait):
-        _sign_in(driver, wait, DEALER_TOKEN)
+        _sign_in(driver, wait, "ann", DEALER_PIN)
         wait.until(lambda d: d.find_element(By.ID, "repeat-controls").is_displayed())
         assert driver.find_elements(By.CSS_SELECTOR, "#entry-2")
         assert not driver.find_elements(By.CSS_SELECTOR, "#entry-3")

@@ -17,7 +17,7 @@ from .conftest import make_app, play_round
 def test_settings_refuse_unknown_keys_and_bad_roles() -> None:
     made = DisplaySettings.from_mapping(
         {"tokens": {"abcdefgh12": {"name": "ann", "role": "dealer"}}})
-    assert made.who("abcdefgh12") is not None and made.who("other") is None
+    assert made.tokens["abcdefgh12"].actor == "ann" and "other" not in made.tokens
     with pytest.raises(DisplaySettingsError, match="unknown key 'colour'"):
         DisplaySettings.from_mapping({"colour": "red"})
     with pytest.raises(DisplaySettingsError, match="dealer or a supervisor"):

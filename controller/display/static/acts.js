@@ -1,10 +1,11 @@
-// The act controls: sign in with a token, then every act calls the JSON API; the answer (done
-// or refused, with the server's reason) shows in #message.  Buttons follow the view's `can`
+// The act controls: sign in with staff id and PIN (POST /api/session gives a session token,
+// kept in sessionStorage), then every act calls the JSON API; the answer (done or refused, with
+// the server's reason) shows in #message.  Buttons follow the view's `can`
 // lists (the engine's can_x), never a rule of their own.
 "use strict";
 
 const TOKEN_KEY = "paigow-token";
-let operator = null;  // {actor, role, acts} once a token is accepted
+let operator = null;  // {actor, name, role, acts} while signed in
 
 const ENDPOINTS = {
   open_round: "open", close_bets: "close-bets", shuffle: "shuffle", deal_packet: "packet",
@@ -46,8 +47,19 @@ async function call(method, path, body) {
   return { ok: response.ok, status: response.status, answer };
 }
 
+// A 401 while signed in: the session ended (expired, relieved by another dealer).
+function sessionEnded(done) {
+  if (done.status !== 401 || !operator) return false;
+  sessionStorage.removeItem(TOKEN_KEY);
+  operator = null;
+  showOperator();
+  say(`signed out: ${detailText(done.answer)}`, true);
+  return true;
+}
+
 async function act(name, body) {
   const done = await call("POST", `/api/round/${ENDPOINTS[name]}`, body);
+  if (sessionEnded(done)) return false;
   if (!done.ok) {
     say(`refused (${done.status}): ${detailText(done.answer)}`, true);
     return false;
@@ -193,38 +205,52 @@ document.addEventListener("click", event => {
 
 function showOperator() {
   document.getElementById("who").textContent = operator
-    ? `signed in: ${operator.actor} (${operator.role})`
-    : "read only: sign in with a token to act";
+    ? `signed in: ${operator.name} (${operator.actor}, ${operator.role})`
+    : "read only: sign in with your staff id and PIN to act";
   document.getElementById("sign-out").hidden = !operator;
+  document.getElementById("sign-in-fields").hidden = !!operator;
   document.body.dataset.role = operator ? operator.role : "";
   if (latest) updateControls(latest);
 }
 
-async function signIn(token) {
-  sessionStorage.setItem(TOKEN_KEY, token);
-  const done = await call("GET", "/api/operator");
+async function signIn(staff, pin) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  const done = await call("POST", "/api/session", { staff, pin });
   if (!done.ok) {
-    sessionStorage.removeItem(TOKEN_KEY);
     operator = null;
     say(`refused (${done.status}): ${detailText(done.answer)}`, true);
   } else {
+    sessionStorage.setItem(TOKEN_KEY, done.answer.token);
     operator = done.answer;
-    say(`signed in as ${operator.actor} (${operator.role})`, false);
+    say(`signed in as ${operator.name} (${operator.actor}, ${operator.role})`, false);
   }
+  showOperator();
+}
+
+async function resume() {  // a reload: the session this tab holds, if it still stands
+  const done = await call("GET", "/api/operator");
+  if (!done.ok) sessionStorage.removeItem(TOKEN_KEY);
+  operator = done.ok ? done.answer : null;
+  showOperator();
+}
+
+async function signOut() {
+  const done = await call("DELETE", "/api/session");
+  sessionStorage.removeItem(TOKEN_KEY);
+  operator = null;
+  say(done.ok ? "signed out" : `signed out here (${detailText(done.answer)})`, false);
   showOperator();
 }
 
 document.getElementById("sign-in-form").addEventListener("submit", event => {
   event.preventDefault();
-  const input = document.getElementById("token");
-  signIn(input.value.trim()).catch(err => say(`error: ${err}`, true));
-  input.value = "";
+  const staff = document.getElementById("staff-id");
+  const pin = document.getElementById("pin");
+  signIn(staff.value.trim(), pin.value).catch(err => say(`error: ${err}`, true));
+  pin.value = "";
 });
 document.getElementById("sign-out").addEventListener("click", () => {
-  sessionStorage.removeItem(TOKEN_KEY);
-  operator = null;
-  say("signed out", false);
-  showOperator();
+  signOut().catch(err => say(`error: ${err}`, true));
 });
 
 // --- enabling the buttons from the view ---------------------------------------------------
@@ -364,5 +390,4 @@ function updateControls(view) {
 }
 
 onView.push(updateControls);
-const saved = sessionStorage.getItem(TOKEN_KEY);
-if (saved) signIn(saved).catch(console.error);
+if (sessionStorage.getItem(TOKEN_KEY)) resume().catch(console.error);
