@@ -3,7 +3,9 @@
 Acts from the web run in FastAPI's thread pool; ``Table.act`` serialises them through one lock
 (the engine is the only owner of round state and is not thread-safe), then publishes every
 record the act appended, faults included, to each subscriber's asyncio queue on its own loop.
-A record is turned into JSON text once per publish, not once per viewer.
+A record is filtered for each sight (``visibility``) and turned into JSON text once per sight
+per publish, not once per viewer; each viewer gets its own sight's text.  ``EventLimits`` caps
+the viewers and the records one catch-up may send.
 """
 
 from __future__ import annotations
@@ -15,33 +17,58 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ControllerError
 from ..journal import Journal, Record, RoundRecall
 from ..round import IllegalActError, Who
 from ..round.oversight import OversightEngine
 from ..round.recovery import Recovery, recover
 from .cache import ActCache
+from .tickets import Tickets
 from .views import TableView, table_view
+from .visibility import SIGHTS, Sight, record_for, records_for, showdown_seq
 
 QUEUE_LIMIT = 1000
 """Records a slow viewer may fall behind before it is dropped (it reconnects and catches up)."""
 
 Published = tuple[int, str]
 """A record as a viewer receives it: its sequence number and its JSON text."""
+Batch = Mapping[Sight, Sequence[Published | None]]
+"""What one publish hands every viewer: the records as each sight may see them."""
+
+
+class TooManyViewers(ControllerError):
+    """Every viewer's place is taken (``EventLimits.max_viewers``); the message says how many."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventLimits:
+    """Caps on the event stream: viewers at once, and records one catch-up request sends
+    (a viewer further behind reconnects for the next batch)."""
+
+    max_viewers: int = 200
+    catch_up: int = 500
+
+    def __post_init__(self) -> None:
+        for name in ("max_viewers", "catch_up"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a whole number >= 1, not {value!r}")
 
 
 @dataclass(eq=False)
 class Subscription:
-    """One viewer's feed: journal records as (seq, JSON text), then None when the table
-    closes."""
+    """One viewer's feed: journal records as (seq, JSON text) as its ``sight`` may see them,
+    then None when the table closes."""
 
     loop: asyncio.AbstractEventLoop
+    sight: Sight = Sight.PUBLIC
     queue: asyncio.Queue[Published | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
 
-    def offer(self, items: Sequence[Published | None]) -> None:
-        """Put items on the queue (call on the subscriber's loop)."""
-        for item in items:
+    def offer(self, batch: Batch) -> None:
+        """Put this sight's items on the queue (call on the subscriber's loop)."""
+        for item in batch[self.sight]:
             if self.dropped:
                 return
             try:
@@ -55,11 +82,14 @@ class Subscription:
 class Table:
     """One engine, its journal, a lock around every act, and the viewers to tell."""
 
-    def __init__(self, engine: OversightEngine[Any]) -> None:
+    def __init__(self, engine: OversightEngine[Any], limits: EventLimits | None = None) -> None:
         self.engine = engine
+        self.limits = limits or EventLimits()
         self.lock = threading.RLock()
         self.cache = ActCache(self.lock)
         self._subscribers: set[Subscription] = set()
+        self.tickets = Tickets()
+        self.catch_up_limiter: Any = None  # made on the event loop by the first catch-up
 
     @property
     def journal(self) -> Journal:
@@ -105,10 +135,10 @@ class Table:
 
     # --- reading -------------------------------------------------------------------------------
 
-    def view(self) -> TableView:
-        """The current round as the dealer screen shows it (made afresh)."""
+    def view(self, sight: Sight = Sight.SUPERVISOR) -> TableView:
+        """The current round as ``sight`` may see it (made afresh)."""
         with self.lock:
-            return table_view(self.engine, self.journal.active_faults())
+            return table_view(self.engine, self.journal.active_faults(), sight)
 
     def recall(self, last: int) -> list[RoundRecall]:
         """The last ``last`` settled rounds, oldest first, replays marked."""
@@ -120,12 +150,22 @@ class Table:
         with self.lock:
             return self.journal.records(after=seq, limit=limit)
 
+    def catch_up(self, seq: int, sight: Sight) -> list[Published]:
+        """At most ``limits.catch_up`` records after ``seq``, encoded as ``sight`` may see them
+        (call in a worker thread: it reads and encodes)."""
+        records = self.records_after(seq, self.limits.catch_up)
+        return [(data["seq"], json.dumps(data)) for data in records_for(sight, records)]
+
     # --- viewers -------------------------------------------------------------------------------
 
-    def subscribe(self) -> Subscription:
-        """A new feed on the running event loop (call from a coroutine)."""
-        sub = Subscription(asyncio.get_running_loop())
+    def subscribe(self, sight: Sight = Sight.PUBLIC) -> Subscription:
+        """A new feed for ``sight`` on the running event loop (call from a coroutine);
+        ``TooManyViewers`` when every place is taken."""
+        sub = Subscription(asyncio.get_running_loop(), sight)
         with self.lock:
+            if len(self._subscribers) >= self.limits.max_viewers:
+                raise TooManyViewers(f"{len(self._subscribers)} viewers already watch; the "
+                                     f"table takes {self.limits.max_viewers}")
             self._subscribers.add(sub)
         return sub
 
@@ -140,16 +180,26 @@ class Table:
         return len(self._subscribers)
 
     def publish(self, records: Iterable[Record]) -> None:
-        """Hand each record's JSON text to every subscriber, on that subscriber's loop."""
-        items: list[Published | None] = [(r.seq, json.dumps(r.to_json())) for r in records]
-        if items:
-            self._send(items)
+        """Hand each record's JSON text, as each sight may see it, to every subscriber on that
+        subscriber's loop (call under the lock, the round's state as of these records)."""
+        records = list(records)
+        if not records:
+            return
+        state = self.engine.round
+        shown = showdown_seq(state.records) if state is not None else None
+        rid = state.round_id if state is not None else None
+
+        def sees(record: Record) -> bool:
+            return shown is not None and record.round_id == rid and record.seq >= shown
+
+        self._send({sight: [(r.seq, json.dumps(record_for(sight, r, sees(r))))
+                            for r in records] for sight in SIGHTS})
 
     def close(self) -> None:
         """End every feed (shutdown), so streaming responses finish."""
-        self._send([None])
+        self._send({sight: [None] for sight in SIGHTS})
 
-    def _send(self, items: Sequence[Published | None]) -> None:
+    def _send(self, items: Batch) -> None:
         with self.lock:
             subscribers = list(self._subscribers)
         for sub in subscribers:

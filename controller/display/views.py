@@ -27,6 +27,7 @@ from .play_views import (
     play_view,
     pot_view,
 )
+from .visibility import Sight
 
 _PLAIN_ACTS = ("open_round", "close_bets", "shuffle", "deal_packet", "build_woodpile", "roll",
                "expose_dealer", "settle")
@@ -56,13 +57,15 @@ class ResultView(TypedDict):
 
 
 class SeatView(TypedDict):
-    """One position: its bet, hand, setting, camera reading and result."""
+    """One position: its bet, hand, setting, camera reading and result; ``face_down`` when it
+    holds a hand this viewer may not see yet."""
 
     position: int
     banker: bool
     wager: int | None
     fortune: int | None
     hand: list[str]
+    face_down: bool
     setting: SettingView | None
     set_by: str | None
     camera: str | None
@@ -108,8 +111,11 @@ class LimitsView(TypedDict):
 
 
 class TableView(TypedDict):
-    """The whole dealer screen."""
+    """The whole dealer screen, as one sight may see it (``sight``); ``seeded`` when a device
+    draws from a seed (test and replay only: the page shows a banner, never the seed)."""
 
+    sight: str
+    seeded: bool
     game: str
     profile: str
     house_way: str
@@ -273,13 +279,57 @@ def _seat_acts(engine: OversightEngine[Any], position: int) -> list[str]:
     return acts
 
 
-def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableView:
-    """The dealer screen for the engine's current round (empty seats before the first)."""
+def seeded(engine: OversightEngine[Any]) -> bool:
+    """Whether a device of the table draws from a seed (a fake or a seeded simulator)."""
+    for port in (getattr(engine, "shuffler", None), getattr(engine, "dice", None)):
+        try:
+            randomness = None if port is None else port.randomness
+        except (AttributeError, ValueError):  # a device not yet heard from
+            continue
+        if randomness is not None and randomness.source == "seeded":
+            return True
+    return False
+
+
+def _shown(state: Any) -> bool:
+    """Whether the round's hands were turned up (the dealer's exposure, or the settlement)."""
+    return state is not None and (state.exposure is not None or state.settlement is not None)
+
+
+def _may_see(sight: Sight, state: Any, position: int, banker: int, is_set: bool) -> bool:
+    """Whether ``sight`` may see the pieces at ``position`` now: the public once the hands are
+    turned up; the dealer every setting keyed in and the players' dealt hands, but not the
+    house's or a player-banker's before exposure; the supervisor always."""
+    if sight is Sight.SUPERVISOR or _shown(state):
+        return True
+    if sight is Sight.PUBLIC:
+        return False
+    return is_set or position not in (HOUSE, banker)
+
+
+def _public_alerts(alerts: list[AlertView]) -> list[AlertView]:
+    """The alerts the public may see: voids and misdeals, and faults by their code only."""
+    out: list[AlertView] = []
+    for alert in alerts:
+        if alert["kind"] in ("void", "misdeal"):
+            out.append(alert)
+        elif alert["kind"] == "fault":
+            code = alert["text"].partition(":")[0]
+            out.append({**alert, "text": f"{code}: play is paused" if alert["critical"]
+                        else code})
+    return out
+
+
+def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
+               sight: Sight = Sight.SUPERVISOR) -> TableView:
+    """The dealer screen for the engine's current round (empty seats before the first), as
+    ``sight`` may see it: the hands it may not see yet are face down (``docs/security.md``)."""
     game, state = engine.game, engine.round
     results = _results(state.settlement if state else None)
     pot_table = game.play.pot is not None
     banker = state.banker if state else HOUSE
     offered = state.bank_offer if state and not state.bank_declined else None
+    public = sight is Sight.PUBLIC
     seats: list[SeatView] = []
     for position in range(1, game.positions + 1):
         bet = state.bets[position][0] if state and position in state.bets else None
@@ -289,19 +339,22 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
             setting = str(entry.setting)
         elif position == HOUSE and state and state.exposure is not None:
             setting = str(state.exposure.setting)
+        hand: list[str] = []
         if setting is not None:
             hand = list(game.pieces(game.parse(setting)))
         elif state and position in state.playing():  # a vacant hand is collected unseen
             hand = list(engine.known_hand(position) or ())
-        else:
-            hand = []
+        holds = setting is not None or bool(state and position in state.playing())
+        visible = _may_see(sight, state, position, banker, setting is not None)
+        if not visible:
+            setting, hand = None, []
         seats.append({
             "position": position, "banker": position == banker and not pot_table,
             "wager": bet.wager if bet else None, "fortune": bet.fortune if bet else None,
-            "hand": hand, "setting": setting_view(setting),
-            "set_by": entry.by.value if entry else None,
-            "camera": state.camera.get(position) if state else None,
-            "read": bool(state and position in state.camera),
+            "hand": hand, "face_down": holds and not visible, "setting": setting_view(setting),
+            "set_by": entry.by.value if entry and visible else None,
+            "camera": state.camera.get(position) if state and visible else None,
+            "read": bool(state and position in state.camera and visible),
             "result": results.get(position),
             "bet_seq": state.bets[position][1] if bet and state else None,
             "setting_seq": _setting_seq(state, position),
@@ -314,21 +367,24 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record]) -> TableV
     limits = game.limits
     alerts = _alerts(engine, faults)
     fault_ids = [a["fault"] for a in alerts if a["fault"]]
+    house = exposure if exposure and not public else None  # the house way is the house's
     dealer: DealerView = {
         "position": HOUSE, "plays": not pot_table,
         "setting": setting_view(str(exposure.setting)) if exposure else None,
-        "house_way": setting_view(str(exposure.house_way)) if exposure else None,
-        "rule": exposure.rule if exposure else None,
-        "deviates": bool(exposure and exposure.setting != exposure.house_way),
+        "house_way": setting_view(str(house.house_way)) if house else None,
+        "rule": house.rule if house else None,
+        "deviates": bool(house and house.setting != house.house_way),
     }
     return {
+        "sight": sight.value, "seeded": seeded(engine),
         "game": game.name, "profile": game.profile, "house_way": game.way,
         "round_id": state.round_id if state else None,
         "phase": state.phase.value if state else None,
         "replay": state.replay if state else engine.replay,
         "positions": game.positions,
         "dice": list(state.dice.faces) if state and state.dice else None,
-        "seats": seats, "dealer": dealer, "alerts": alerts,
+        "seats": seats, "dealer": dealer,
+        "alerts": _public_alerts(alerts) if public else alerts,
         "can": {"dealer": _can(engine, Who.dealer(), fault_ids),
                 "supervisor": _can(engine, Who.supervisor(), fault_ids)},
         "last_seq": state.records[-1].seq if state and state.records else None,

@@ -7,6 +7,7 @@ queued with ``inject`` (``"lost"`` for a device that stops answering, and the de
 from __future__ import annotations
 
 import random
+import secrets
 from collections import deque
 from collections.abc import Iterable, Mapping
 
@@ -42,21 +43,31 @@ class _Faulty:
             raise DeviceLostError(f"{self.name} stopped answering during {call}")
 
 
-class FakeShuffler(_Faulty):
-    """A shuffler dealing a seeded shuffle of the 53 cards; ``short_count`` drops a card,
-    ``duplicate`` repeats a card of the previous packet in the next one."""
+def _rng(seed: int | None) -> random.Random:
+    """A seeded generator (test, replay), or the operating system's ``secrets`` for None."""
+    return secrets.SystemRandom() if seed is None else random.Random(seed)
 
-    def __init__(self, seed: int = 0, name: str = "shuffler-1") -> None:
+
+def _randomness(seed: int | None) -> Randomness:
+    return Randomness.production() if seed is None else Randomness.seeded(seed)
+
+
+class FakeShuffler(_Faulty):
+    """A shuffler dealing a seeded shuffle of the 53 cards (``seed`` None: drawn from
+    ``secrets``); ``short_count`` drops a card, ``duplicate`` repeats a card of the previous
+    packet in the next one."""
+
+    def __init__(self, seed: int | None = 0, name: str = "shuffler-1") -> None:
         super().__init__(name)
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = _rng(seed)
         self._deck: list[str] = []
         self._dealt: list[str] = []
 
     @property
     def randomness(self) -> Randomness | None:
-        """Seeded: a fake is for test, demo and replay only."""
-        return Randomness.seeded(self.seed)
+        """``seeded:N`` (test, replay) or ``secrets``, as the fake was made."""
+        return _randomness(self.seed)
 
     def shuffle(self) -> int:
         """Shuffle a fresh deck and count it."""
@@ -81,19 +92,20 @@ class FakeShuffler(_Faulty):
 
 
 class FakeDice(_Faulty):
-    """A shaker rolling seeded dice, or the scripted rolls first; ``no_game`` spoils one shake."""
+    """A shaker rolling seeded dice (``seed`` None: drawn from ``secrets``), or the scripted
+    rolls first; ``no_game`` spoils one shake."""
 
-    def __init__(self, seed: int = 0, script: Iterable[tuple[int, int, int]] = (),
+    def __init__(self, seed: int | None = 0, script: Iterable[tuple[int, int, int]] = (),
                  name: str = "shaker-1") -> None:
         super().__init__(name)
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = _rng(seed)
         self._script = deque(script)
 
     @property
     def randomness(self) -> Randomness | None:
-        """Seeded: a fake is for test, demo and replay only."""
-        return Randomness.seeded(self.seed)
+        """``seeded:N`` (test, replay) or ``secrets``, as the fake was made."""
+        return _randomness(self.seed)
 
     def roll(self) -> DiceRoll:
         """The next scripted roll, else three seeded faces."""

@@ -51,7 +51,7 @@ def test_refused_act_is_409_with_the_reason(client: TestClient) -> None:
 def test_a_whole_round_is_journaled_with_who_did_it(client: TestClient,
                                                     journal_path: Path) -> None:
     play_round(client)
-    view = client.get("/api/table").json()
+    view = client.get("/api/table", headers=DEALER).json()
     assert view["phase"] == "settled"
     assert view["dealer"]["house_way"]["high"] and view["dealer"]["rule"]
     seats = {s["position"]: s for s in view["seats"]}

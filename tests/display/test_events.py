@@ -33,7 +33,8 @@ def test_last_event_id_catches_up(live: str) -> None:
     with httpx2.Client(base_url=live, timeout=10) as client:
         client.post("/api/round/open", headers=DEALER)
         client.post("/api/round/bets", headers=DEALER, json={"position": 2, "wager": 2500})
-        with client.stream("GET", "/api/events", headers={"Last-Event-ID": "1"}) as stream:
+        with client.stream("GET", "/api/events",
+                           headers={**DEALER, "Last-Event-ID": "1"}) as stream:
             first = next(line for line in stream.iter_lines() if line.startswith("data: "))
     record = json.loads(first.removeprefix("data: "))
     assert (record["seq"], record["kind"]) == (2, "bet")

@@ -18,7 +18,7 @@ from .conftest import DEALER, SETTINGS, SUPERVISOR
 
 
 def seats(client: TestClient) -> dict[int, dict[str, Any]]:
-    return {s["position"]: s for s in client.get("/api/table").json()["seats"]}
+    return {s["position"]: s for s in client.get("/api/table", headers=DEALER).json()["seats"]}
 
 
 def test_the_operator_behind_a_token(client: TestClient) -> None:
@@ -34,7 +34,7 @@ def test_the_operator_behind_a_token(client: TestClient) -> None:
 
 def test_limits_and_bet_entry_follow_the_profile_and_the_phase(client: TestClient) -> None:
     limits = load_profile("classic").settlement.limits
-    view = client.get("/api/table").json()
+    view = client.get("/api/table", headers=DEALER).json()
     assert view["limits"] == {"min_bet": limits.min_bet, "max_bet": limits.max_bet,
                               "fortune_min": limits.fortune_min,
                               "fortune_max": limits.fortune_max}
@@ -55,12 +55,12 @@ def test_limits_and_bet_entry_follow_the_profile_and_the_phase(client: TestClien
 
 def test_can_lists_per_role(client: TestClient) -> None:
     client.post("/api/round/open", headers=DEALER)
-    can = client.get("/api/table").json()["can"]
+    can = client.get("/api/table", headers=DEALER).json()["can"]
     assert "void" in can["supervisor"] and "void" not in can["dealer"]
     assert "bank" in can["supervisor"] and "bank" not in can["dealer"]
     assert "close_bets" not in can["dealer"]  # nobody has bet
     client.post("/api/round/bets", headers=DEALER, json={"position": 2, "wager": 2500})
-    can = client.get("/api/table").json()["can"]
+    can = client.get("/api/table", headers=DEALER).json()["can"]
     assert "close_bets" in can["dealer"] and "bank" not in can["supervisor"]  # bets are down
 
 
@@ -71,7 +71,7 @@ def test_a_fault_can_be_cleared_by_a_supervisor_only(client: TestClient) -> None
     table = client.app.state.table  # type: ignore[attr-defined]
     table.engine.shuffler.inject("short_count")
     client.post("/api/round/shuffle", headers=DEALER)
-    view = client.get("/api/table").json()
+    view = client.get("/api/table", headers=DEALER).json()
     [fault] = [a for a in view["alerts"] if a["kind"] == "fault"]
     assert fault["critical"] and "52" in fault["text"]
     assert "clear_fault" in view["can"]["supervisor"] and "clear_fault" not in view["can"]["dealer"]
@@ -80,7 +80,8 @@ def test_a_fault_can_be_cleared_by_a_supervisor_only(client: TestClient) -> None
     assert client.post(url, headers=DEALER).status_code == 403
     done = client.post(url, headers=SUPERVISOR, json={"text": "deck recounted"})
     assert done.status_code == 200 and done.json()["records"][0]["actor"] == "sue"
-    assert not [a for a in client.get("/api/table").json()["alerts"] if a["kind"] == "fault"]
+    alerts = client.get("/api/table", headers=DEALER).json()["alerts"]
+    assert not [a for a in alerts if a["kind"] == "fault"]
 
 
 def test_seat_acts_through_setting_and_correction(client: TestClient) -> None:
@@ -91,7 +92,8 @@ def test_seat_acts_through_setting_and_correction(client: TestClient) -> None:
     now = seats(client)
     playing = [p for p, s in now.items() if "set_hand" in s["acts"]]
     assert playing == [4] and "expose_dealer" in now[1]["acts"]
-    assert len(now[4]["hand"]) == 7 and len(now[1]["hand"]) == 7
+    assert len(now[4]["hand"]) == 7  # the dealer sees a player's hand to key it in
+    assert now[1]["hand"] == [] and now[1]["face_down"]  # not his own before exposure
     assert all(now[p]["hand"] == [] for p in (2, 3, 5, 6, 7))  # vacant: collected unseen
     done = client.post("/api/round/hands", headers=DEALER, json={"position": 4})
     seq = done.json()["records"][0]["seq"]
@@ -123,7 +125,7 @@ def to_exposed(client: TestClient) -> None:
 def test_unknown_reads_and_camera_mismatches_are_alerts(journal_path: Path) -> None:
     with camera_client(journal_path) as client:
         to_exposed(client)
-        assert client.get("/api/table").json()["camera"] is True
+        assert client.get("/api/table", headers=DEALER).json()["camera"] is True
         assert "read_camera" in seats(client)[4]["acts"]
         camera = client.app.state.table.engine.camera  # type: ignore[attr-defined]
         camera.see(1, None)  # the camera cannot tell
@@ -133,7 +135,7 @@ def test_unknown_reads_and_camera_mismatches_are_alerts(journal_path: Path) -> N
         for position in (1, 4):
             assert client.post("/api/round/camera", headers=DEALER,
                                json={"position": position}).status_code == 200
-        alerts = client.get("/api/table").json()["alerts"]
+        alerts = client.get("/api/table", headers=DEALER).json()["alerts"]
         kinds = {a["kind"] for a in alerts}
         assert kinds == {"unknown_read", "fault"}
         [unknown] = [a for a in alerts if a["kind"] == "unknown_read"]
@@ -152,6 +154,6 @@ def test_a_misdeal_is_an_alert(client: TestClient) -> None:
     client.post("/api/round/packet", headers=DEALER)
     client.app.state.table.engine.shuffler.inject("duplicate")  # type: ignore[attr-defined]
     assert client.post("/api/round/packet", headers=DEALER).status_code == 200
-    view = client.get("/api/table").json()
+    view = client.get("/api/table", headers=DEALER).json()
     [misdeal] = [a for a in view["alerts"] if a["kind"] == "misdeal"]
     assert view["phase"] == "voided" and "misdeal: packet 2" in misdeal["text"]

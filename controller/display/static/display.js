@@ -1,8 +1,16 @@
 // The dealer screen: renders /api/table and /api/rounds, re-rendering on each server-sent event.
-// Pictures come from pieces.js; the act controls (acts.js) hook in through onView.
+// Pictures come from pieces.js; the act controls (acts.js) hook in through onView.  Signed out,
+// the page reads the table as the public sees it; signed in, it sends the operator's token and
+// opens the event stream with a short-lived ticket (an EventSource cannot send headers).
 "use strict";
 
 const onView = [];  // functions called with each new table view (acts.js adds one)
+const VIEWER_TOKEN_KEY = "paigow-token";  // where acts.js keeps the signed-in operator's token
+
+function viewerHeaders() {
+  const token = sessionStorage.getItem(VIEWER_TOKEN_KEY);
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -43,6 +51,7 @@ function renderRound(view) {
   }
   if (view.replay) round.append(" ", el("span", "replay", "REPLAY"));
   document.getElementById("replay-banner").hidden = !view.replay;
+  document.getElementById("seeded-banner").hidden = !view.seeded;
 }
 
 function renderAlerts(view) {
@@ -75,6 +84,7 @@ function renderDealer(view) {
   box.append(el("h2", null, `Dealer (position ${d.position})`));
   if (!d.setting) { box.append(el("div", "muted", "not exposed")); return; }
   renderSetting(box, d.setting, "set");
+  if (!d.house_way) return;  // the house way is shown to the table's staff only
   const way = el("div", "houseway");
   way.append(el("div", null, `House way (${d.rule}): ${d.house_way.text}`));
   renderSetting(way, d.house_way, "way");
@@ -104,6 +114,7 @@ function renderSeats(view) {
     }
     if (s.setting) renderSetting(node, s.setting);
     else if (s.hand.length) node.append(pieces("hand", s.hand));
+    else if (s.face_down) node.append(el("div", "face-down muted", "hand face down"));
     if (s.set_by) node.append(el("div", "muted", `set by ${s.set_by.replace("_", " ")}`));
     if (s.read) node.append(el("div", "muted", `camera: ${s.camera === null ? "unknown" : s.camera}`));
     if (s.result) {
@@ -153,9 +164,10 @@ const ENDS_ROUND = new Set(["settle", "round_voided"]);
 async function refresh() {
   const fetchRecall = recallStale;
   recallStale = false;
+  const headers = viewerHeaders();
   const [table, recall] = await Promise.all([
-    fetch("/api/table").then(r => r.json()),
-    fetchRecall ? fetch("/api/rounds?last=10").then(r => r.json()) : null,
+    fetch("/api/table", { headers }).then(r => r.json()),
+    fetchRecall ? fetch("/api/rounds?last=10", { headers }).then(r => r.json()) : null,
   ]);
   latest = table;
   renderRound(table); renderAlerts(table); renderPlay(table); renderDealer(table);
@@ -171,9 +183,31 @@ function schedule() {  // many records arrive together: render once for the burs
   pending = setTimeout(() => { pending = null; refresh().catch(console.error); }, 10);
 }
 
-function connect() {
+let source = null;  // the open EventSource
+let reopening = null;
+
+async function streamUrl() {  // an operator's stream needs a ticket; the public's none
+  const headers = viewerHeaders();
+  if (!headers.Authorization) return "/api/events";
+  const answer = await fetch("/api/events/ticket", { method: "POST", headers });
+  if (!answer.ok) return "/api/events";  // a token no longer valid: watch as the public
+  return `/api/events?ticket=${encodeURIComponent((await answer.json()).ticket)}`;
+}
+
+function reopen(delay) {  // a fresh EventSource (a refused reconnect ends the browser's own)
+  if (reopening) return;
+  reopening = setTimeout(() => {
+    reopening = null;
+    connect().catch(err => { console.error(err); reopen(1000); });
+  }, delay);
+}
+
+async function connect() {
   const link = document.getElementById("link");
-  const source = new EventSource("/api/events");
+  const url = await streamUrl();
+  if (source) source.close();
+  source = new EventSource(url);
+  const mine = source;
   source.onopen = () => { link.textContent = "live"; recallStale = true; schedule(); };
   source.addEventListener("record", event => {
     document.body.dataset.event = event.lastEventId;
@@ -184,8 +218,15 @@ function connect() {
     }
     schedule();
   });
-  source.onerror = () => { link.textContent = "reconnecting…"; };
+  source.onerror = () => {
+    link.textContent = "reconnecting…";
+    if (mine.readyState === EventSource.CLOSED && mine === source) reopen(1000);
+  };
 }
 
+// Signing in or out (acts.js marks the body's data-role) changes what the page may see.
+new MutationObserver(() => { recallStale = true; schedule(); reopen(0); })
+  .observe(document.body, { attributes: true, attributeFilter: ["data-role"] });
+
 refresh().catch(console.error);
-connect();
+connect().catch(err => { console.error(err); reopen(1000); });
