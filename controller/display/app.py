@@ -12,10 +12,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request, status
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from ..round import DeviceLostError, IllegalActError, RoleError
+from .guard import Guard, HostCheck, open_writes
+from .inputs import invalid
 from .routes import acts, audit, cuts, docs, events, operator, page, rounds
 from .routes import table as table_route
 from .settings import DisplaySettings
@@ -57,6 +60,11 @@ def create_app(table: Table, settings: DisplaySettings | None = None, *,
     async def act_refused(request: Request, err: IllegalActError) -> JSONResponse:
         return _refused(status.HTTP_409_CONFLICT, err)
 
+    @app.exception_handler(RequestValidationError)
+    async def bad_value(request: Request, err: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": invalid(err.errors())},
+                            status_code=status.HTTP_422_UNPROCESSABLE_CONTENT)
+
     @app.exception_handler(DeviceLostError)
     async def device_lost(request: Request, err: DeviceLostError) -> JSONResponse:
         return _refused(status.HTTP_503_SERVICE_UNAVAILABLE, err)
@@ -64,4 +72,6 @@ def create_app(table: Table, settings: DisplaySettings | None = None, *,
     for module in (table_route, rounds, acts, cuts, operator, audit, events, page, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard, hosts=HostCheck(settings.hosts),
+                       open_writes=open_writes(app))
     return app

@@ -37,6 +37,9 @@ class DisplaySettings:
     tokens: Mapping[str, Who] = field(default_factory=dict)
     title: str = DEFAULT_TITLE
     staff: Staff = field(default_factory=Staff)
+    hosts: tuple[str, ...] = ()
+    """Host names served besides this machine's own (``guard.HostCheck``): the bind address
+    and each ``--allowed-host``."""
 
     def __post_init__(self) -> None:
         for token, who in self.tokens.items():

@@ -29,7 +29,8 @@ STAFF = Staff({"ann": Member("ann", "Ann", Role.DEALER, PinHash.make(DEALER_PIN)
                "sue": Member("sue", "Sue", Role.SUPERVISOR, PinHash.make(SUPERVISOR_PIN))})
 """Who may sign in with a PIN (the browser tests do); the API tests use the standing tokens."""
 SETTINGS = DisplaySettings({DEALER_TOKEN: Who.dealer("ann"),
-                            SUPERVISOR_TOKEN: Who.supervisor("sue")}, staff=STAFF)
+                            SUPERVISOR_TOKEN: Who.supervisor("sue")},
+                           hosts=("testserver",), staff=STAFF)  # TestClient's Host
 DEALER = {"Authorization": f"Bearer {DEALER_TOKEN}"}
 SUPERVISOR = {"Authorization": f"Bearer {SUPERVISOR_TOKEN}"}
 

@@ -7,15 +7,15 @@ value) is 409 with its reason.  The answer lists the records the act appended.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, HTTPException, Path, status
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from ...round import ROLES, IllegalActError, Who
-from ...round.oversight import REASON_MAX
 from ..deps import OperatorDep, TableDep
+from ..inputs import WORD_MAX, Cents, Position, PositiveCents, Reason, Ref, Text, Word
 from ..table import Table
 from ..visibility import record_for, sight_of
 
@@ -46,95 +46,95 @@ def run(table: Table, act: str, who: Who, *args: Any, **kwargs: Any) -> ActDone:
 class OpenBody(BaseModel):
     """Open a round (its id defaults to the next record number)."""
 
-    round_id: str | None = None
+    round_id: Word | None = None
 
 
 class BetBody(BaseModel):
     """A position's wager (at home play its ante, 0 when it need not ante) and Fortune bet, in
     cents; the table checks them against its limits."""
 
-    position: int
-    wager: int = Field(ge=0)
-    fortune: int = Field(0, ge=0)
+    position: Position
+    wager: Cents
+    fortune: Cents = 0
 
 
 class BankBody(BaseModel):
     """A player banks this round with ``amount`` cents."""
 
-    position: int
-    amount: int = Field(gt=0)
+    position: Position
+    amount: PositiveCents
 
 
 class HandBody(BaseModel):
     """A position's setting (``LOW / HIGH``), or its hand (house way sets it), or neither
     when the shuffler dealt it (house way)."""
 
-    position: int
-    setting: str | None = None
-    hand: str | None = None
+    position: Position
+    setting: Word | None = None
+    hand: Word | None = None
 
 
 class DealerBody(BaseModel):
     """The dealer's setting or hand; neither: the house way on the dealt hand."""
 
-    setting: str | None = None
-    hand: str | None = None
+    setting: Word | None = None
+    hand: Word | None = None
 
 
 class CameraBody(BaseModel):
     """Which position the camera reads."""
 
-    position: int
+    position: Position
 
 
 class CorrectBody(BaseModel):
     """A correction of record ``ref``: a bet's wager (0 withdraws it) or a setting; once the
     hands are exposed, a supervisor's setting with a ``reason``."""
 
-    ref: int
-    wager: int | None = None
-    fortune: int = 0
-    setting: str | None = None
-    reason: str | None = Field(None, max_length=REASON_MAX)
+    ref: Ref
+    wager: Cents | None = None
+    fortune: Cents = 0
+    setting: Word | None = None
+    reason: Text | None = None
 
 
 class OfferBody(BaseModel):
     """Offer the bank to the position in turn, or to ``position`` (passing over empty seats)."""
 
-    position: int | None = None
+    position: Position | None = None
 
 
 class CutBody(BaseModel):
     """A named Pai Gow cut and its options, e.g. ``cup-say`` with side and level; or the text
     form ``cup-say:right,top`` with no options."""
 
-    cut: str = Field(min_length=1)
-    options: dict[str, str] | None = None
+    cut: Word = Field(min_length=1)
+    options: dict[Word, Word] | None = Field(None, max_length=8)
 
 
 class HouseWayBody(BaseModel):
     """The player at ``position`` asks for the house way (tiles: give the four tiles)."""
 
-    position: int
-    hand: str | None = None
+    position: Position
+    hand: Word | None = None
 
 
 class RepeatBody(BaseModel):
     """"Deal": ``position`` bets its last wager again."""
 
-    position: int
+    position: Position
 
 
 class ClearBody(BaseModel):
     """Why the fault is cleared."""
 
-    text: str = ""
+    text: Text = ""
 
 
 class VoidBody(BaseModel):
     """Why the round is voided."""
 
-    reason: str = Field(min_length=1)
+    reason: Reason
 
 
 @router.post("/open")
@@ -258,7 +258,8 @@ def correct(table: TableDep, who: OperatorDep, body: CorrectBody) -> ActDone:
 
 
 @router.post("/faults/{fault:path}/clear")
-def clear_fault(table: TableDep, who: OperatorDep, fault: str,
+def clear_fault(table: TableDep, who: OperatorDep,
+                fault: Annotated[str, Path(max_length=WORD_MAX)],
                 body: ClearBody | None = None) -> ActDone:
     """A supervisor clears an active fault."""
     return run(table, "clear_fault", who, fault, body.text if body else "")

@@ -26,11 +26,13 @@ from ...audit import (
     summarize,
     table_label,
 )
+from ...audit.costs import DEFAULT_SAMPLES
 from ...audit.html_report import dealer_plots
 from ...audit.svg import bar_chart
 from ...audit.tabular import dealer_json, randomness_json
 from ...journal import Record, Role
 from ..deps import OperatorDep, TableDep
+from ..inputs import WORD_MAX
 from ..table import Table
 
 router = APIRouter(tags=["audit"])
@@ -65,9 +67,15 @@ def _scope(start: str | None, end: str | None, dealer: str | None, shifts: str) 
         raise HTTPException(422, str(err)) from err
 
 
-FromQ = Annotated[str | None, Query(alias="from", description="rounds opened at or after")]
-ToQ = Annotated[str | None, Query(alias="to", description="rounds opened before")]
-ShiftsQ = Annotated[str, Query(description="UTC hours shifts start at")]
+MAX_SAMPLES = DEFAULT_SAMPLES
+"""The most opponent hands the API simulates per deviation: a whole journal's audit then ends
+in seconds, not minutes (``paigow audit --samples`` takes more, off the table)."""
+
+FromQ = Annotated[str | None, Query(alias="from", max_length=40,
+                                    description="rounds opened at or after")]
+ToQ = Annotated[str | None, Query(alias="to", max_length=40, description="rounds opened before")]
+ShiftsQ = Annotated[str, Query(max_length=40, description="UTC hours shifts start at")]
+DealerQ = Annotated[str | None, Query(max_length=WORD_MAX, description="one dealer only")]
 
 
 @router.get("/audit", response_class=HTMLResponse, include_in_schema=False)
@@ -78,8 +86,8 @@ def audit_page() -> HTMLResponse:
 
 @router.get("/api/audit")
 def dealer_audit(table: TableDep, who: OperatorDep, start: FromQ = None, end: ToQ = None,
-                 dealer: str | None = None, shifts: ShiftsQ = "6,14,22",
-                 samples: Annotated[int, Query(ge=2, le=100_000)] = 2000) -> dict[str, Any]:
+                 dealer: DealerQ = None, shifts: ShiftsQ = "6,14,22",
+                 samples: Annotated[int, Query(ge=2, le=MAX_SAMPLES)] = 2000) -> dict[str, Any]:
     """The dealer audit of this table's journal: per dealer, shift and table, every finding,
     and the plots."""
     _supervisor(who)
