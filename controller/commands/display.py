@@ -10,7 +10,6 @@ registers the command.
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -51,11 +50,12 @@ def _settings(args: argparse.Namespace) -> Any:
 
 
 def engine_on_fakes(journal: Any, game: str, seed: int | None = None) -> OversightEngine[Any]:
-    """A round engine of ``game`` over the in-memory fakes (no camera: entered settings stand)."""
+    """A round engine of ``game`` over the in-memory fakes (no camera: entered settings stand);
+    its draws come from ``secrets`` unless a ``seed`` (tests, replay: journaled as
+    ``seeded:N``, shown on the display as a banner, never sent to a viewer) is given."""
     from ..profile import load_profile
     from ..tile_profile import load_tile_profile
 
-    seed = secrets.randbelow(2**31) if seed is None else seed
     if game == "tiles":
         return TileRound(journal, load_tile_profile(), FakeDice(seed))
     return PokerRound(journal, load_profile(), FakeShuffler(seed), FakeDice(seed))
@@ -66,6 +66,7 @@ def cmd_display(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..display import Table, create_app
+    from ..display.table import EventLimits
 
     settings = _settings(args)
     try:  # the only writer of its journal, with its key (commands/journal.py)
@@ -73,7 +74,8 @@ def cmd_display(args: argparse.Namespace) -> int:
     except JournalCommandError as err:
         raise DisplayCommandError(str(err)) from err
     try:
-        table = Table(engine_on_fakes(journal, args.game))
+        table = Table(engine_on_fakes(journal, args.game, args.seed),
+                      EventLimits(max_viewers=args.max_viewers))
         app = create_app(table, settings)
         print(f"dealer display on http://{args.host}:{args.port}/ (journal {journal.where}, "
               f"{args.game}, fake devices)",
@@ -85,6 +87,18 @@ def cmd_display(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 19:
+        raise argparse.ArgumentTypeError(f"seed {text!r} must be a whole number >= 0")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 1 to 100000")
+    return int(text)
+
+
 def add_parsers(subparsers: Any) -> None:
     """Register ``display`` on an ``add_subparsers()`` object."""
     p = subparsers.add_parser("display", help="serve the dealer display (fake devices)")
@@ -94,6 +108,11 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--game", choices=("poker", "tiles"), default="poker")
+    p.add_argument("--seed", type=_seed, default=None, metavar="N",
+                   help="seeded draws, for tests and replay only (the display shows a "
+                        "banner); default: drawn from secrets")
+    p.add_argument("--max-viewers", type=_count, default=200, metavar="N",
+                   help="event streams open at once; beyond it 503 (default 200)")
     p.add_argument("--staff", metavar="FILE",
                    help="the staff file: who may sign in (default: none, read-only)")
     p.add_argument("--tokens", help=argparse.SUPPRESS)  # replaced by --staff: says so
