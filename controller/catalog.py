@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
+from .files import read_text
 from .rules.errors import HouseWayError
 from .rules.house_way import HouseWayEngine
 from .rules.house_way_model import HouseWay
@@ -41,7 +42,7 @@ def load_poker_way(name: str) -> HouseWay:
     path = poker_way_dir() / f"{name}.toml"
     if not path.is_file():
         raise HouseWayError(f"unknown house way {name!r}; known: {', '.join(poker_way_names())}")
-    return HouseWay.from_toml(path.read_text(encoding="utf-8"), name)
+    return HouseWay.from_toml(read_text(path, "house way"), name)
 
 
 def poker_engine(name: str, rules: PokerRules = DEFAULT_RULES) -> HouseWayEngine:
@@ -67,7 +68,7 @@ def load_tile_way(name: str) -> TileWay:
         raise HouseWayError(
             f"unknown tile house way {name!r}; known: {', '.join(tile_way_names())}"
         )
-    return TileWay.from_toml(path.read_text(encoding="utf-8"), name)
+    return TileWay.from_toml(read_text(path, "house way"), name)
 
 
 @cache

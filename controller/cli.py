@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import NoReturn
 
 from vision.memory import keep_freed_memory
@@ -25,6 +24,7 @@ from .commands import tiles_analysis as tiles_analysis_commands
 from .commands import vision as vision_commands
 from .commands.common import UsageError, compare_pairs, read_lines
 from .errors import ControllerError
+from .files import read_text
 from .profile import DEFAULT_PROFILE, load_profile
 from .round_file import load_round, settle_round, settlement_json, settlement_text
 from .rules.cards import check_distinct, parse_cards
@@ -128,10 +128,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_settle(args: argparse.Namespace) -> int:
     """Settle a round given as JSON: outcome and payout per seat."""
-    try:
-        raw = sys.stdin.read() if args.round == "-" else Path(args.round).read_text("utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot read {args.round!r}: {err.strerror}") from err
+    raw = read_text(args.round, "round file")
     if is_tile_round(raw):
         return tiles.settle_tiles(args, raw)
     round_ = load_round(raw, args.round)

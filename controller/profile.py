@@ -9,7 +9,6 @@ Pai Gow Poker profiles (``game = "poker"``, the default); ``tile_profile`` loads
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from .catalog import config_dir, load_poker_way
 from .errors import ConfigError
+from .files import parse_toml, read_text
 from .rules.comparison import FoulPolicy
 from .rules.errors import RulesError
 from .rules.house_way import HouseWayEngine
@@ -69,8 +69,8 @@ def profile_dir() -> Path:
 def profile_game(path: Path) -> str:
     """The ``game`` a profile file declares (``poker`` when absent or unreadable)."""
     try:
-        game = tomllib.loads(path.read_text(encoding="utf-8")).get("game", "poker")
-    except (OSError, tomllib.TOMLDecodeError):
+        game = parse_toml(read_text(path, "profile"), str(path)).get("game", "poker")
+    except ConfigError:
         return "poker"  # loading it will name the fault
     return game if isinstance(game, str) else "poker"
 
@@ -90,10 +90,7 @@ def table_section(data: Mapping[str, object], key: str, where: str) -> dict[str,
 
 def read_toml(text: str, where: str, keys: set[str]) -> dict[str, object]:
     """Parse a profile's TOML text and refuse keys outside ``keys``, naming the file."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{where}: bad TOML: {err}") from err
+    data = parse_toml(text, where)
     unknown = sorted(set(data) - keys)
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(keys)}")
@@ -150,11 +147,7 @@ def load_profile(name: str = DEFAULT_PROFILE) -> TableProfile:
     path = Path(name) if name.endswith(".toml") else profile_dir() / f"{name}.toml"
     if not path.is_file():
         raise ConfigError(f"unknown table profile {name!r}; known: {', '.join(profile_names())}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"cannot read profile {str(path)!r}: {err.strerror}") from err
-    profile = parse_profile(text, str(path))
+    profile = parse_profile(read_text(path, "profile"), str(path))
     if path.stem != profile.name:
         raise ConfigError(f"{path}: its name {profile.name!r} differs from the file name")
     return profile

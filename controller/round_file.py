@@ -22,12 +22,12 @@ antes and the pot carried in, no bank and no bets.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import ConfigError
+from .files import parse_json
 from .profile import DEFAULT_PROFILE, TableProfile, load_profile
 from .rules.cards import check_distinct, format_cards
 from .rules.errors import NotationError, RulesError
@@ -154,10 +154,7 @@ R = TypeVar("R")
 
 def load_json_round(text: str, where: str, read: Callable[[Any], R]) -> R:
     """Parse a round's JSON text with ``read``; any error names the file."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{where}: not JSON: {err}") from err
+    data = parse_json(text, where)
     try:
         return read(data)
     except RulesError as err:

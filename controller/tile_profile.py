@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .catalog import load_tile_way
 from .errors import ConfigError
+from .files import read_text
 from .profile import HEADS_UP, play_positions, profile_dir, profile_names, read_toml, table_section
 from .rules.bank import BankRules
 from .rules.dice import TILE_POSITIONS
@@ -81,11 +82,7 @@ def load_tile_profile(name: str = DEFAULT_TILE_PROFILE) -> TileProfile:
     if not path.is_file():
         raise ConfigError(f"unknown tile profile {name!r}; known: "
                           f"{', '.join(tile_profile_names())}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"cannot read profile {str(path)!r}: {err.strerror}") from err
-    profile = parse_tile_profile(text, str(path))
+    profile = parse_tile_profile(read_text(path, "profile"), str(path))
     if path.stem != profile.name:
         raise ConfigError(f"{path}: its name {profile.name!r} differs from the file name")
     return profile

@@ -68,7 +68,7 @@ def is_tile_round(text: str) -> bool:
     reader names the fault)."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return False
     return isinstance(data, dict) and data.get("game") == "tiles"
 

@@ -74,6 +74,8 @@ def parse_table(text: str, where: str) -> TableHardware:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise DeviceConfigError(f"{where}: bad TOML: {err}") from err
+    except RecursionError:  # tomllib recurses per nested array or table
+        raise DeviceConfigError(f"{where}: TOML nested too deeply to read") from None
     unknown = sorted(set(data) - _SECTIONS)
     if unknown:
         raise DeviceConfigError(f"{where}: unknown section or key {unknown[0]!r}; "
@@ -95,4 +97,7 @@ def load_table(path: str | Path) -> TableHardware:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise DeviceConfigError(f"cannot read table file {str(path)!r}: {err.strerror}") from err
+    except UnicodeDecodeError as err:
+        raise DeviceConfigError(f"table file {str(path)!r} is not UTF-8 text (offset "
+                                f"{err.start})") from None
     return parse_table(text, str(path))

@@ -111,6 +111,8 @@ class Layout:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise LayoutError(f"cannot read layout {where!r}: {err.strerror or err}") from err
+        except UnicodeDecodeError as err:
+            raise LayoutError(f"layout {where!r} is not UTF-8 text (offset {err.start})") from None
         return cls.parse(text, Path(path).stem)
 
     @classmethod
@@ -120,6 +122,8 @@ class Layout:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
             raise LayoutError(f"layout {source!r}: not valid TOML: {err}") from err
+        except RecursionError:  # tomllib recurses per nested array or table
+            raise LayoutError(f"layout {source!r}: TOML nested too deeply to read") from None
         _only(data, ("name", "felt", "marks", "seats", "dealer", "dice"), "", source)
         name = data.get("name", source)
         if not isinstance(name, str) or not name:

@@ -1,15 +1,19 @@
-"""What the command modules share: the one-line usage error, reading hands from files, and
-running one command module alone (``python -m controller.commands.NAME``)."""
+"""What the command modules share: the one-line usage error, reading hands from files, a
+server's socket bound up front, and running one command module alone (``python -m
+controller.commands.NAME``)."""
 
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 from vision.memory import keep_freed_memory
+
+from ..files import read_text
 
 N = TypeVar("N", int, float)
 
@@ -20,10 +24,7 @@ class UsageError(Exception):
 
 def read_lines(path: str) -> Iterator[tuple[int, str]]:
     """Non-blank, non-comment lines of a file (``-`` for standard input), numbered."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot read {path!r}: {err.strerror}") from err
+    text = read_text(path, "hand file")
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.split("#", 1)[0].strip()
         if stripped:
@@ -66,6 +67,23 @@ def run_alone(add_parsers: Callable[[Any], None], argv: Sequence[str] | None = N
     except BrokenPipeError:
         return 0
     return result
+
+
+def listening_socket(host: str, port: int, hint: str = "") -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening, for a server to take over; a port in
+    use (or any other refusal) is one ``UsageError`` line, before anything else starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+    try:
+        sock.bind((host, port))
+        sock.listen()
+    except OSError as err:
+        sock.close()
+        if err.errno == errno.EADDRINUSE:
+            raise UsageError(f"port {port} on {host} is in use{hint}") from None
+        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}{hint}") from None
+    return sock
 
 
 def number_in(what: str, kind: type[N], low: N, high: N | None = None) -> Callable[[str], N]:

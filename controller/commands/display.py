@@ -18,7 +18,7 @@ from ..errors import ControllerError
 from ..round import FakeDice, FakeShuffler, PokerRound, TileRound
 from ..round.oversight import OversightEngine
 from ..staff import Staff, load_staff
-from .common import UsageError, run_alone
+from .common import UsageError, listening_socket, number_in, run_alone
 from .journal import JournalCommandError, add_key_option, open_writer
 
 
@@ -68,6 +68,8 @@ def cmd_display(args: argparse.Namespace) -> int:
     from ..display import Table, create_app
     from ..display.table import EventLimits
 
+    # A port in use is one line now, not uvicorn's four once the journal is open.
+    listening_socket(args.host, args.port).close()
     settings = _settings(args)
     try:  # the only writer of its journal, with its key (commands/journal.py)
         journal = open_writer(args.journal, args, "paigow display")
@@ -106,7 +108,7 @@ def add_parsers(subparsers: Any) -> None:
                    help="an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB")
     add_key_option(p, writer=True)
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=number_in("port", int, 1, 65535), default=8000)
     p.add_argument("--game", choices=("poker", "tiles"), default="poker")
     p.add_argument("--seed", type=_seed, default=None, metavar="N",
                    help="seeded draws, for tests and replay only (the display shows a "

@@ -13,7 +13,6 @@ import argparse
 import contextlib
 import secrets
 import signal
-import socket
 import sys
 import threading
 import time
@@ -27,8 +26,9 @@ from ..journal import Journal, Role
 from ..round import PokerRound, TileRound
 from ..round.oversight import OversightEngine
 from ..staff import Member, PinHash, Staff, load_staff
-from .common import UsageError, number_in
+from .common import UsageError, listening_socket, number_in
 from .journal import JournalCommandError, add_key_option, open_writer
+from .serving import add_serving_options, served_hosts, tls
 
 if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these commands only
     from ..table.players import Habits, Setter
@@ -45,6 +45,7 @@ DISPLAY_PACE = 0.4
 
 
 RATE = number_in("rate", float, 0.0, 1.0)
+_PORT_HINT = "; pass --port or --no-display"
 
 
 class TableCommandError(ControllerError):
@@ -94,23 +95,20 @@ def _randomness(devices: Devices, seed: int | None) -> str:
 class _Display:
     """The dealer display served by uvicorn on a thread, on a socket bound up front."""
 
-    def __init__(self, table: Any, host: str, port: int, staff: Staff) -> None:
+    def __init__(self, table: Any, host: str, port: int, staff: Staff, *,
+                 hosts: tuple[str, ...] = (), tls_options: dict[str, Any] | None = None) -> None:
         import uvicorn
 
         from ..display import DisplaySettings, create_app
 
-        app = create_app(table, DisplaySettings(staff=staff), recover=False)
+        tls_options = tls_options or {}
+        app = create_app(table, DisplaySettings(staff=staff, hosts=hosts), recover=False)
         self.desk = app.state.desk
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self.socket.bind((host, port))
-        except OSError as err:
-            self.socket.close()
-            raise TableCommandError(f"cannot serve the display on {host}:{port}: "
-                                    f"{err.strerror}; pass --port or --no-display") from err
-        self.url = f"http://{host}:{self.socket.getsockname()[1]}/"
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+        self.socket = listening_socket(host, port, _PORT_HINT)
+        self.url = (f"{'https' if tls_options else 'http'}://{host}:"
+                    f"{self.socket.getsockname()[1]}/")
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2,
+                                **tls_options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.socket]},
@@ -200,8 +198,11 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     from ..table.runner import RunnerError, RunnerSettings, TableRunner
 
     habits = _habits(args)
+    tls_options = tls(args)  # a bad certificate stops here, before any device starts
     profile, setter = _rules(args.game, args.profile)
     hardware = read_hardware(table_file)  # a bad table file stops here, naming the key
+    if not args.no_display:  # a port in use stops here too, before any device starts
+        listening_socket(args.host, args.port, _PORT_HINT).close()
     demo_pins: dict[str, str] = {}
     if args.command == "demo":
         staff, demo_pins = demo_staff()
@@ -230,7 +231,8 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
             print(f"table {hardware.name} ({args.game}, profile {engine.game.profile}, house way "
                   f"{engine.game.way}); journal {journal.where}", flush=True)
             if not args.no_display:
-                display = _Display(table, args.host, args.port, staff)
+                display = _Display(table, args.host, args.port, staff,
+                                   hosts=served_hosts(args), tls_options=tls_options)
                 display.start()
                 print(f"dealer display: {display.url}", flush=True)
                 if demo_pins:  # paigow demo only: its made-up staff, signed in
@@ -296,6 +298,7 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="the display's address")
     p.add_argument("--port", type=number_in("port", int, 0, 65535), default=8000,
                    help="the display's port (0: any free)")
+    add_serving_options(p)
     p.add_argument("--linger", action="store_true",
                    help="keep the display up after the last round, until Ctrl-C")
     p.add_argument("--seed", type=int, help="seeded draws for a repeatable run (test, replay)")

@@ -4,7 +4,8 @@
 returns the exit status, raising ``VisionCommandError`` (a ``ControllerError`` and a
 ``ValueError``) with a one-line reason on bad input. An image that cannot be read does not
 stop ``read``: it is reported in place (an ``error`` in its JSON object) and the exit status
-is 1.
+is 1.  An image whose header claims more pixels than the reader decodes (a decompression bomb)
+is hostile input, not a bad frame: it stops the command with exit 2, naming the file.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import Any, cast
 from vision.cards import CardReader, Deck, calibrate, load_faces
 from vision.errors import VisionError
 from vision.frame import GAMES, FrameReader, FrameResult, Game, for_game
+from vision.image_size import ImageTooLargeError
 from vision.items import Item
 from vision.layout import Layout
 from vision.sources import read_image
 
 from ..catalog import config_dir
 from ..errors import ControllerError
+from ..files import read_text
 from .common import number_in, run_alone
 
 
@@ -75,7 +78,10 @@ def _summary(name: str, result: FrameResult) -> str:
 def _reader(args: argparse.Namespace) -> FrameReader:
     try:
         cards = CardReader(Deck.load(args.deck)) if args.deck else None
-        layout = Layout.load(layout_path(args.layout)) if args.layout else None
+        layout = None
+        if args.layout:
+            path = layout_path(args.layout)
+            layout = Layout.parse(read_text(path, "layout"), path.stem)
     except VisionError as err:
         raise VisionCommandError(str(err)) from err
     game = cast(Game, args.game or ("poker" if cards is not None else "tiles"))
@@ -99,6 +105,8 @@ def cmd_read(args: argparse.Namespace) -> int:
         out: dict[str, Any]
         try:
             result = reader.read(read_image(name))
+        except ImageTooLargeError as err:
+            raise VisionCommandError(str(err)) from err
         except VisionError as err:
             status = 1
             if args.json:

@@ -25,8 +25,9 @@ from firmware_interfaces.gpio import ButtonPress, DealerPanel, PinFactory, mock_
 from firmware_interfaces.link_config import Timing
 from firmware_interfaces.shaker import ShakerDriver
 from firmware_interfaces.shuffler import ShufflerDriver
-from firmware_interfaces.table_config import SerialDevice, TableHardware, load_table
+from firmware_interfaces.table_config import SerialDevice, TableHardware, parse_table
 
+from ..files import FileReadError, read_text
 from ..round.errors import PortError
 from .camera import CameraLook, Source, VisionCameraPort
 from .dice_port import SerialDicePort
@@ -78,8 +79,8 @@ def read_hardware(table: str | Path | TableHardware) -> TableHardware:
     if isinstance(table, TableHardware):
         return table
     try:
-        return load_table(table)
-    except DeviceConfigError as err:
+        return parse_table(read_text(table, "table file"), str(table))
+    except (FileReadError, DeviceConfigError) as err:
         raise TableConfigError(str(err)) from err
 
 

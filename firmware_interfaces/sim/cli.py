@@ -7,6 +7,7 @@ The first line on standard output is where to open the device (a pty path or a
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import signal
 import sys
@@ -23,12 +24,22 @@ _SHUFFLER_ONLY = ("jam_after", "duplicate", "foreign", "no_read")
 _SHAKER_ONLY = ("cocked", "unchanged", "weak", "lid_open")
 
 
+def tcp_address(text: str) -> str:
+    """An argparse type: ``HOST:PORT`` with a port from 0 (any free) to 65535."""
+    _, sep, port = text.rpartition(":")
+    if not sep or not port.isascii() or not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT with a port from 0 to "
+                                         f"65535")
+    return text
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the simulator's arguments and fault options to ``parser``."""
     parser.add_argument("device", choices=["shuffler", "shaker"])
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--pty", action="store_true", help="open a pseudo-terminal (default)")
-    where.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP (port 0: any free)")
+    where.add_argument("--tcp", metavar="HOST:PORT", type=tcp_address,
+                       help="listen on TCP (port 0: any free)")
     parser.add_argument("--link", metavar="PATH", help="with --pty: the stable symlink to make")
     parser.add_argument("--seed", type=int, help="repeatable run (default: secrets)")
     parser.add_argument("--serial", help="serial number to report")
@@ -84,7 +95,12 @@ def build_listener(args: argparse.Namespace) -> Listener:
         host, sep, port = args.tcp.rpartition(":")
         if not sep or not port.isdigit():
             raise ValueError(f"--tcp {args.tcp!r}: expected HOST:PORT")
-        return TcpListener(host or "127.0.0.1", int(port))
+        try:
+            return TcpListener(host or "127.0.0.1", int(port))
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:  # one line, not the socket module's wording
+                raise ValueError(f"port {port} on {host or '127.0.0.1'} is in use") from None
+            raise
     return PtyListener(args.link)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import CalibrationError, ImageError
+from ..image_size import check_size
 from .codes import CODES, normalize
 
 Image = NDArray[np.uint8]
@@ -22,8 +23,13 @@ def read_image(path: str | Path, unchanged: bool = False) -> Image:
         data = np.fromfile(where, np.uint8)
     except OSError as err:
         raise ImageError(f"cannot read image {where!r}: {err.strerror or err}") from err
+    check_size(data.tobytes(), where)  # a header claiming billions of pixels: refused unread
     flag = cv2.IMREAD_UNCHANGED if unchanged else cv2.IMREAD_COLOR
-    image = cv2.imdecode(data, flag) if data.size else None
+    try:
+        image = cv2.imdecode(data, flag) if data.size else None
+    except cv2.error as err:  # OpenCV's own checks (its pixel limit, a format it refuses)
+        message = str(err).strip().splitlines()[-1] if str(err).strip() else "refused"
+        raise ImageError(f"{where!r} is not a readable image: {message}") from None
     if image is None:
         raise ImageError(f"{where!r} is not a readable image (corrupt or unknown format)")
     if image.dtype != np.uint8:
