@@ -90,7 +90,7 @@ def add_parsers(subparsers: Any) -> None:
     sub = p.add_subparsers(dest="staff_command", required=True, metavar="ACTION")
 
     def action(name: str, text: str, handler: Any, pin: bool = False) -> argparse.ArgumentParser:
-        q = sub.add_parser(name, help=text)
+        q: argparse.ArgumentParser = sub.add_parser(name, help=text)
         q.add_argument("--file", required=True, metavar="F",
                        help="the staff file (TOML), e.g. config/staff/TABLE.toml")
         if name != "list":

@@ -70,7 +70,8 @@ class Member:
             raise StaffError(f"staff {self.id!r}: name {self.name!r} must be 1 to {NAME_MAX} "
                              f"printable characters")
         if self.role not in ROLES:
-            raise StaffError(f"staff {self.id!r}: role {self.role!r} must be 'dealer' or "
+            shown = self.role.value if isinstance(self.role, Role) else self.role
+            raise StaffError(f"staff {self.id!r}: role {shown!r} must be 'dealer' or "
                              f"'supervisor'")
 
     @property
