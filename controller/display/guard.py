@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, get_args
 
 from fastapi import FastAPI, HTTPException, status
