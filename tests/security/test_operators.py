@@ -216,3 +216,24 @@ def test_paigow_display_prints_no_token_and_signs_in_over_http(tmp_path: Path) -
     assert token not in out + err
     assert not re.search(r"token", out + err, re.IGNORECASE), err
     assert "staff: 3 from" in err
+
+
+def _paigow(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_tokens_files_are_refused_and_a_bad_staff_file_stops_the_start(tmp_path: Path) -> None:
+    tokens = _paigow("display", "--journal", str(tmp_path / "t.db"), "--tokens", "x.toml")
+    assert tokens.returncode == 2 and tokens.stderr.count("\n") == 1
+    assert "--tokens is replaced by --staff" in tokens.stderr
+    bad = tmp_path / "staff.toml"
+    bad.write_text('[[staff]]\nid = "ann"\nname = "Ann"\nrole = "dealer"\npin = "1234"\n')
+    for args in (("display", "--journal", str(tmp_path / "t.db")),
+                 ("run", "--table", str(ROOT / "config" / "tables" / "sim-table.toml"),
+                  "--no-display", "--rounds", "1", "--journal", str(tmp_path / "r.db"))):
+        done = _paigow(*args, "--staff", str(bad))
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("paigow: error: ") and done.stderr.count("\n") == 1
+        assert "staff entry 1" in done.stderr and "PIN hash" in done.stderr

@@ -110,8 +110,14 @@ def test_the_display_shows_the_rounds_played(tmp_path: Path) -> None:
         text = "\n".join(lines)
         url = re.search(r"dealer display: (http://127\.0\.0\.1:\d+/)", text)
         assert url, text
-        assert re.search(r"dealer token \(dealer-1\): \S{16,}", text)
-        assert re.search(r"supervisor token \(supervisor-1\): \S{16,}", text)
+        # demo only: its made-up staff signed in, their PINs and tokens printed
+        dealer = re.search(r"dealer demo-dealer \(PIN \d{6}\) token: (\S{40,})", text)
+        assert dealer and re.search(r"supervisor demo-supervisor \(PIN \d{6}\) token: \S{40,}",
+                                    text), text
+        asked = urllib.request.Request(url.group(1) + "api/operator",
+                                       headers={"Authorization": f"Bearer {dealer.group(1)}"})
+        with urllib.request.urlopen(asked, timeout=10) as reply:
+            assert json.load(reply)["actor"] == "demo-dealer"
         ids = [m.group(1) for line in lines if (m := ROUND_LINE.match(line))]
         with urllib.request.urlopen(url.group(1) + "api/rounds?last=10", timeout=10) as reply:
             rounds = json.load(reply)["rounds"]
@@ -121,6 +127,9 @@ def test_the_display_shows_the_rounds_played(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
         assert proc.returncode == 0, err
+        with open_journal(tmp_path / "j.sqlite") as journal:  # the acts are the signed-in staff's
+            opened = journal.records_of_kind("round_opened")
+            assert {r.actor for r in opened} == {"demo-dealer"}
     finally:
         if proc.poll() is None:
             proc.kill()
