@@ -60,7 +60,7 @@ def last_event_id(text: str | None) -> int | None:
     value = text.strip()
     if not value.isascii() or not value.isdigit() or len(value) > _MAX_ID_DIGITS:
         shown = value if len(value) <= 40 else value[:40] + "..."
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY,
+        raise HTTPException(422,
                             f"Last-Event-ID {shown!r} is not a record number (digits, "
                             f"{_MAX_ID_DIGITS} at most)")
     return int(value)
