@@ -86,6 +86,10 @@ class SerialDevice(Generic[S, C]):
         pairs = tuple((k, _text(v)) for k, v in settings.items())
         self._link.call(ControlCmd(pairs), Ok)
 
+    def interrupt(self) -> None:
+        """End the call under way at once (``DeviceInterrupted``): a stop request."""
+        self._link.interrupt()
+
     def close(self) -> None:
         """Release the line and stop the reader thread."""
         self._link.close()

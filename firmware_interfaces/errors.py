@@ -19,6 +19,10 @@ class DeviceTimeout(DeviceError, TimeoutError):
     """A device did not answer within the bounded retries."""
 
 
+class DeviceInterrupted(DeviceError):
+    """The host gave up a call under way (a stop request), whatever the device was doing."""
+
+
 class DeviceRefused(DeviceError):
     """A device whose hello does not match what the table profile expects."""
 

@@ -15,6 +15,15 @@ class Timing:
     backoff_initial: float = 0.05
     backoff_max: float = 2.0
 
+    def call_limit(self, reply_timeout: float | None = None) -> float:
+        """The absolute bound of one call (or hello), whatever the device sends meanwhile.
+
+        One reply wait, plus two ACK waits for each try: enough for a device that answers,
+        even after resends on a noisy line; no ACK, NAK or frame can move it on.
+        """
+        reply = self.reply_timeout if reply_timeout is None else reply_timeout
+        return reply + 2 * (1 + self.retries) * self.ack_timeout
+
 
 @dataclass
 class LinkStats:

@@ -11,6 +11,8 @@ from .errors import DeviceConfigError, DeviceError
 
 BAUDRATE = 115200
 READ_TIMEOUT = 0.05
+WRITE_TIMEOUT = 1.0
+"""A device that stops reading must not block the host's write for ever (it fails instead)."""
 
 
 class Port(Protocol):
@@ -53,7 +55,8 @@ def open_port(url: str, baudrate: int = BAUDRATE, timeout: float = READ_TIMEOUT)
     that pyserial cannot understand.
     """
     try:
-        port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout,
+                                     write_timeout=WRITE_TIMEOUT)
     except ValueError as err:
         raise DeviceConfigError(f"cannot open {url!r}: {err}") from err
     except (serial.SerialException, OSError) as err:

@@ -4,6 +4,11 @@ Threads: the caller's thread sends a request and waits on a condition; the reade
 all reads, decodes frames, answers events with ACK and damaged frames with NAK, wakes the
 waiting caller, hands events to ``on_event`` (or the ``events`` queue), and reopens a lost
 line with back-off, checking the device's hello again before any request may pass.
+
+Every call (and every hello) has one absolute deadline, ``Timing.call_limit``, set when it
+starts: an ACK counts once per try, so a device that ACKs forever, NAKs, drips bytes or floods
+the line cannot keep a caller waiting past it. ``interrupt`` ends a call under way at once
+(the table's stop request).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from .errors import (
     DeviceClosed,
     DeviceError,
     DeviceFault,
+    DeviceInterrupted,
     DeviceRefused,
     DeviceTimeout,
     ProtocolError,
@@ -82,6 +88,7 @@ class SerialLink:
         self._verified = threading.Event()
         self._closing = threading.Event()
         self._refused: DeviceRefused | None = None
+        self._interrupts = 0  # bumped by interrupt(); a call started before it ends
         self._reader: threading.Thread | None = None
         self.ident: Ident | None = None
         self._session = secrets.token_hex(4)
@@ -121,6 +128,13 @@ class SerialLink:
                                 f"expected {reply_type.NAME}")
         return reply
 
+    def interrupt(self) -> None:
+        """End the call under way at once with ``DeviceInterrupted`` (thread- and
+        signal-handler-safe: the condition's lock is re-entrant); later calls are not affected."""
+        with self._cond:
+            self._interrupts += 1
+            self._cond.notify_all()
+
     @property
     def connected(self) -> bool:
         """True while the line is open and the device verified."""
@@ -159,16 +173,21 @@ class SerialLink:
     def _exchange(self, record: Record, reply_timeout: float | None) -> Record:
         t = self.timing
         reply_wait = t.reply_timeout if reply_timeout is None else reply_timeout
-        with self._request_lock:
+        limit = t.call_limit(reply_wait)
+        deadline = time.monotonic() + limit
+        interrupts = self._interrupts
+        if not self._request_lock.acquire(timeout=limit):
+            raise DeviceTimeout(f"{self.name}: {record.NAME} not sent within {limit:g} s: "
+                                f"another call holds the line")
+        try:
             seq = self._next_seq()
             frame = Frame(Kind.REQUEST, seq, encode_record(record))
             self.stats.requests += 1
             for attempt in range(1 + t.retries):
-                if self._closing.is_set():
-                    raise DeviceClosed(f"{self.name} is closed")
+                self._check_call(record, interrupts, deadline, limit)
                 if attempt:
                     self.stats.resends += 1
-                if not self._verified.wait(t.ack_timeout):
+                if not self._verified.wait(min(t.ack_timeout, deadline - time.monotonic())):
                     if self._refused is not None:
                         raise self._refused
                     continue
@@ -179,21 +198,38 @@ class SerialLink:
                     self._send(self._line.port, frame)
                 except OSError as err:
                     log.debug("%s: write failed: %s", self.name, err)
-                reply = self._await(pending, t.ack_timeout, reply_wait)
+                reply = self._await(pending, t.ack_timeout, reply_wait, deadline, interrupts)
                 if reply is not None:
                     return self.catalogue.decode(reply.payload)
+            self._check_call(record, interrupts, deadline, limit)
             if self._refused is not None:
                 raise self._refused
             down = "" if self._verified.is_set() else " (line down)"
             raise DeviceTimeout(
                 f"{self.name}: no answer to {record.NAME} after {1 + t.retries} tries{down}"
             )
+        finally:
+            self._request_lock.release()
 
-    def _await(self, pending: _Pending, ack_timeout: float, reply_timeout: float) -> Frame | None:
+    def _check_call(self, record: Record, interrupts: int, deadline: float,
+                    limit: float) -> None:
+        """Raise if the call was closed, interrupted or ran out of its absolute deadline."""
+        if self._closing.is_set():
+            raise DeviceClosed(f"{self.name} is closed")
+        if self._interrupts != interrupts:
+            raise DeviceInterrupted(f"{self.name}: {record.NAME} interrupted by the host")
+        if time.monotonic() >= deadline:
+            raise DeviceTimeout(f"{self.name}: no answer to {record.NAME} within its "
+                                f"{limit:g} s limit")
+
+    def _await(self, pending: _Pending, ack_timeout: float, reply_timeout: float,
+               limit: float, interrupts: int) -> Frame | None:
+        """The reply to ``pending``, or None: no ACK in time, no reply after the (first) ACK,
+        a NAK, or the call's absolute ``limit`` (a monotonic time) reached."""
         start = time.monotonic()
         with self._cond:
             try:
-                while not self._closing.is_set():
+                while not self._closing.is_set() and self._interrupts == interrupts:
                     if pending.reply is not None or pending.resend:
                         return pending.reply
                     if pending.acked_at is None:
@@ -202,7 +238,7 @@ class SerialLink:
                         deadline = pending.acked_at + reply_timeout
                         if pending.noise_at is not None:  # the reply may have been lost in it
                             deadline = min(deadline, pending.noise_at + ack_timeout)
-                    left = deadline - time.monotonic()
+                    left = min(deadline, limit) - time.monotonic()
                     if left <= 0:
                         return None
                     self._cond.wait(left)
@@ -254,7 +290,8 @@ class SerialLink:
             if pending is None or pending.seq != item.seq:
                 return
             if item.kind is Kind.ACK:
-                pending.acked_at = time.monotonic()
+                if pending.acked_at is None:  # a repeated ACK must not move the wait on
+                    pending.acked_at = time.monotonic()
             elif item.kind is Kind.NAK:
                 pending.resend = True
                 self.stats.naks_received += 1
@@ -331,13 +368,17 @@ class SerialLink:
             return
 
     def _handshake(self, port: Port) -> Ident:
-        """Send HELLO and read the port directly until its reply (before the reader runs)."""
+        """Send HELLO and read the port directly until its reply (before the reader runs),
+        all within one absolute deadline."""
         t = self.timing
+        limit = t.call_limit()
+        overall = time.monotonic() + limit
         for _ in range(1 + t.retries):
             seq = self._next_seq()
             hello = encode_record(HelloCmd(session=self._session))
             self._send(port, Frame(Kind.REQUEST, seq, hello))
-            deadline = time.monotonic() + t.ack_timeout
+            deadline = min(time.monotonic() + t.ack_timeout, overall)
+            acked = False
             while time.monotonic() < deadline and not self._closing.is_set():
                 for item in self._line.decoder.feed(port.read(max(1, port.in_waiting))):
                     if not isinstance(item, Frame) or item.seq != seq or item.kind in (
@@ -345,7 +386,9 @@ class SerialLink:
                     ):
                         self._handle(port, item)
                     elif item.kind is Kind.ACK:
-                        deadline = time.monotonic() + t.reply_timeout
+                        if not acked:  # the first ACK only: a repeated one moves nothing
+                            acked = True
+                            deadline = min(time.monotonic() + t.reply_timeout, overall)
                     elif item.kind is Kind.NAK:
                         deadline = 0.0  # resend at once
                     else:
@@ -353,4 +396,7 @@ class SerialLink:
                         if not isinstance(reply, Ident):
                             raise ProtocolError(f"{self.name}: HELLO answered by {reply.NAME}")
                         return reply
+            if time.monotonic() >= overall:
+                raise DeviceTimeout(f"{self.name}: no answer to HELLO within its {limit:g} s "
+                                    f"limit")
         raise DeviceTimeout(f"{self.name}: no answer to HELLO after {1 + t.retries} tries")

@@ -54,6 +54,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     line.add_argument("--drop-after", type=int, metavar="N",
                       help="drop the line after answering N requests (once)")
     line.add_argument("--door-open", action="store_true", help="start with the door open")
+    hostile = parser.add_argument_group("hostile devices (a host must end every call anyway)")
+    hostile.add_argument("--ack-forever", action="store_true",
+                         help="ACK each request again and again, never reply")
+    hostile.add_argument("--never-reply", action="store_true",
+                         help="ACK each request once, never reply")
+    hostile.add_argument("--drip", type=float, default=0.0, metavar="SECONDS",
+                         help="send every byte alone, SECONDS apart")
+    hostile.add_argument("--storm", action="store_true",
+                         help="flood the line with valid frames and noise, answer nothing")
     cards = parser.add_argument_group("shuffler faults")
     cards.add_argument("--jam-after", type=int, metavar="N", help="jam after N packets (once)")
     cards.add_argument("--cards", type=int, default=53, choices=[52, 53, 54])
@@ -107,7 +116,8 @@ def build_listener(args: argparse.Namespace) -> Listener:
 def build(args: argparse.Namespace) -> Runner:
     """The runner for ``args``; ``ValueError`` (or ``OSError``) with a one-line reason."""
     device = build_device(args)
-    faults = LinkFaults(args.garbage, args.slow, args.silent_after, args.drop_after)
+    faults = LinkFaults(args.garbage, args.slow, args.silent_after, args.drop_after,
+                        args.ack_forever, args.never_reply, args.drip, args.storm)
     return Runner(DeviceLink(device, faults), build_listener(args))
 
 

@@ -1,4 +1,5 @@
-"""The device side of the link, with the line's faults: noise, slow answers, silence, drops.
+"""The device side of the link, with the line's faults: noise, slow answers, silence, drops,
+and the hostile modes a host must survive: ACK forever, never reply, drip, storm.
 
 One thread runs ``serve``: it ACKs each request, answers it, remembers recent replies so a
 resent request is answered from memory (never done twice), NAKs damaged requests, sends
@@ -15,7 +16,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 from ..errors import PayloadError
-from ..protocol.common import ControlCmd, Err, HelloCmd, Ok
+from ..protocol.common import ControlCmd, Door, Err, HelloCmd, Ok
 from ..protocol.frame import Frame, Kind, encode
 from ..protocol.records import Record, encode_record
 from ..protocol.stream import Damaged, StreamDecoder
@@ -26,24 +27,40 @@ REMEMBERED_REPLIES = 8
 EVENT_RESEND = 0.2
 EVENT_TRIES = 8
 FOREVER = float("inf")
-LINK_KEYS = ("garbage", "slow", "silence", "drop", "silent_after", "drop_after")
+LINK_KEYS = ("garbage", "slow", "silence", "drop", "silent_after", "drop_after",
+             "ack_forever", "never_reply", "drip", "storm")
+REACK_EVERY = 0.05
+"""How often a device in ``ack_forever`` mode ACKs the last request again."""
+STORM_GARBAGE = 16
 
 
 @dataclass
 class LinkFaults:
     """Faults of the line: ``garbage`` share of damaged frames, ``slow`` seconds before each
-    answer, silence after N requests, a dropped line after N requests (``None``: never)."""
+    answer, silence after N requests, a dropped line after N requests (``None``: never).
+
+    Hostile modes: ``ack_forever`` ACKs each request and then ACKs it again and again, never
+    replying; ``never_reply`` ACKs once and never replies; ``drip`` sends every byte alone,
+    that many seconds apart; ``storm`` floods the line with valid frames (ACKs of every
+    sequence number, events) and noise, and answers nothing.
+    """
 
     garbage: float = 0.0
     slow: float = 0.0
     silent_after: int | None = None
     drop_after: int | None = None
+    ack_forever: bool = False
+    never_reply: bool = False
+    drip: float = 0.0
+    storm: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.garbage <= 1.0:
             raise ValueError(f"garbage={self.garbage!r} is not a ratio 0..1")
         if self.slow < 0:
             raise ValueError(f"slow={self.slow!r} is negative")
+        if not 0.0 <= self.drip <= 10.0:
+            raise ValueError(f"drip={self.drip!r} is not 0..10 seconds per byte")
 
 
 @dataclass
@@ -71,6 +88,9 @@ class DeviceLink:
         self._event_seq = 0
         self._silent_until = 0.0
         self._drop = False
+        self._acking: int | None = None  # the request ack_forever keeps ACKing
+        self._reacked_at = 0.0
+        self._stop = threading.Event()
 
     def post(self, settings: tuple[tuple[str, str], ...]) -> threading.Event:
         """Queue control settings for the serving thread; the event is set once applied."""
@@ -81,6 +101,7 @@ class DeviceLink:
     def serve(self, channel: Channel, stop: threading.Event) -> bool:
         """Answer on ``channel`` until the host hangs up (``False``) or a drop fault (``True``)."""
         decoder = StreamDecoder()
+        self._stop = stop
         for event in self._events:
             event.tries = 0
         try:
@@ -96,6 +117,7 @@ class DeviceLink:
                     for item in decoder.feed(data):
                         self._on_item(channel, item, stop)
                     self._pump(channel)
+                    self._hostile(channel)
                 if self._drop:
                     self._drop = False
                     channel.close()
@@ -125,6 +147,15 @@ class DeviceLink:
                 self._events[0].sent_at = 0.0  # resend at the next pump
 
     def _request(self, channel: Channel, frame: Frame, stop: threading.Event) -> None:
+        f = self.faults
+        if f.storm:
+            return  # too busy flooding the line to answer
+        if f.ack_forever or f.never_reply:
+            self._send(channel, encode(Frame(Kind.ACK, frame.seq)))
+            self._acking = frame.seq if f.ack_forever else None
+            self._reacked_at = time.monotonic()
+            self.seen.append(frame.payload.decode("ascii", "replace"))
+            return
         remembered = self._replies.get(frame.seq)
         if remembered is not None and remembered[0] == frame.payload:
             self._send(channel, encode(Frame(Kind.ACK, frame.seq)) + remembered[1])
@@ -154,6 +185,21 @@ class DeviceLink:
         if isinstance(request, ControlCmd):
             return self._control(request.settings)
         return self.device.handle(request)
+
+    def _hostile(self, channel: Channel) -> None:
+        """ACK the last request again (``ack_forever``) or flood the line (``storm``)."""
+        f = self.faults
+        now = time.monotonic()
+        if f.ack_forever and self._acking is not None and now - self._reacked_at >= REACK_EVERY:
+            self._reacked_at = now
+            self._send(channel, encode(Frame(Kind.ACK, self._acking)))
+        if f.storm:
+            burst = bytearray(self.noise.randbytes(STORM_GARBAGE))
+            for seq in range(256):
+                burst += encode(Frame(Kind.ACK, seq))
+            self._event_seq = (self._event_seq + 1) & 0xFF
+            burst += encode(Frame(Kind.EVENT, self._event_seq, encode_record(Door(False))))
+            channel.send(bytes(burst))
 
     def _count_down(self) -> None:
         f = self.faults
@@ -193,6 +239,10 @@ class DeviceLink:
             self._drop = parse_bool(value)
         elif key == "silent_after":
             f.silent_after = parse_count(value)
+        elif key in ("ack_forever", "never_reply", "storm"):
+            setattr(f, key, parse_bool(value))
+        elif key == "drip":
+            f.drip = LinkFaults(drip=float(value)).drip
         else:
             f.drop_after = parse_count(value) or None
             self._drop = self._drop or value == "0"
@@ -226,7 +276,13 @@ class DeviceLink:
             channel.send(self.noise.randbytes(self.noise.randint(1, 16)))
         if ratio and self.noise.random() < ratio / 2:
             data = self._flip(data)
-        channel.send(data)
+        if not self.faults.drip:
+            channel.send(data)
+            return
+        for byte in data:  # one byte at a time, slowly: the host must not wait on them
+            channel.send(bytes((byte,)))
+            if self._stop.wait(self.faults.drip):
+                return
 
     def _flip(self, data: bytes) -> bytes:
         damaged = bytearray(data)

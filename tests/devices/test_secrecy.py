@@ -19,7 +19,7 @@ from firmware_interfaces.sim import fake_shuffler
 
 DRIVER_API = {
     "open", "hello", "events", "stats", "connected", "reads_cards", "status", "counters",
-    "ping", "clear", "control", "shuffle", "deal", "close",
+    "ping", "clear", "control", "shuffle", "deal", "interrupt", "close",
     "CATALOGUE", "COUNTERS", "DEVICE", "STATUS",
 }
 DEVICE_MESSAGES = {
