@@ -1,4 +1,5 @@
-"""``paigow journal verify``, ``show`` and ``keygen``: check and read a table's journal, make a key.
+"""``paigow journal verify``, ``show``, ``init`` and ``keygen``: check and read a table's journal,
+create one, make a key.
 
 ``add_parsers(subparsers)`` registers ``journal``; each handler takes the parsed arguments and
 returns the exit status.  ``verify`` exits 0 when the chain is intact and 1 with one line naming
@@ -269,6 +270,23 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    """Create an empty journal (tables and meta, keyed unless ``--unkeyed``), e.g. as the
+    PostgreSQL administrator before an insert-only role runs the controller on it."""
+    key: JournalKey | Unkeyed | None = UNKEYED if args.unkeyed else \
+        find_key(args.key_file, args.journal)
+    if key is None:
+        raise JournalCommandError(f"no key for journal {args.journal!r}: give --key-file FILE "
+                                  f"or set ${KEY_ENV} or ${KEY_FILE_ENV} (or --unkeyed)")
+    try:
+        with open_journal(args.journal, key=key) as journal:
+            keyed = f"key id {journal.key_id}" if journal.key_id else "unkeyed"
+            print(f"{journal.where}: journal ready ({keyed}, {journal.head()[0]} records)")
+    except JournalError as err:
+        raise JournalCommandError(str(err)) from err
+    return 0
+
+
 def cmd_keygen(args: argparse.Namespace) -> int:
     """Write a new journal key to a file created 0600; print its key id."""
     key = JournalKey.generate()
@@ -295,6 +313,11 @@ def add_parsers(subparsers: Any) -> None:
                    help="a record's hash kept outside the database; it must still be there")
     add_key_option(p)
     p.set_defaults(handler=cmd_verify)
+
+    p = sub.add_parser("init", help="create an empty journal (its tables and key id)")
+    p.add_argument("journal", metavar="JOURNAL", help=where)
+    add_key_option(p, writer=True)
+    p.set_defaults(handler=cmd_init)
 
     p = sub.add_parser("keygen", help="make a journal key in a new file (mode 0600)")
     p.add_argument("out", metavar="OUT", help="the key file to create (never overwritten)")
