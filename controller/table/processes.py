@@ -10,6 +10,7 @@ command-line options) or at run time through the driver's ``control`` (the adapt
 
 from __future__ import annotations
 
+import os
 import selectors
 import subprocess
 import sys
@@ -60,7 +61,9 @@ class SimProcess:
             raise SimulatorError(f"simulator seed {seed!r} must be a whole number >= 0")
         self.device = device
         self.seed = seed
+        # --parent-pid: the simulator ends when this process does, even after kill -9.
         self.args = [sys.executable, "-m", "firmware_interfaces.sim", device, "--pty",
+                     "--parent-pid", str(os.getpid()),
                      *([] if seed is None else ["--seed", str(seed)]),
                      *fault_options(faults or {})]
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop)

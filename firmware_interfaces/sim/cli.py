@@ -16,6 +16,7 @@ from types import FrameType
 from .base import SimDevice
 from .channels import Listener, PtyListener, TcpListener
 from .link import DeviceLink, LinkFaults
+from .parent import watch_parent
 from .runner import Runner
 from .shaker import ShakerFaults, ShakerSim
 from .shuffler import ShufflerFaults, ShufflerSim
@@ -44,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="repeatable run (default: secrets)")
     parser.add_argument("--serial", help="serial number to report")
     parser.add_argument("-v", "--verbose", action="store_true", help="log requests to stderr")
+    parser.add_argument("--parent-pid", type=int, metavar="PID",
+                        help="end when process PID (the controller that started it) ends")
     line = parser.add_argument_group("line faults")
     line.add_argument("--garbage", type=float, default=0.0, metavar="RATIO",
                       help="share of frames preceded by noise (half as many damaged)")
@@ -132,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    if args.parent_pid is not None:
+        watch_parent(args.parent_pid, runner.stop_event)
     ident = runner.link.device.ident
     print(runner.url, flush=True)
     randomness = f"seeded (seed {ident.seed})" if ident.seed is not None else "secrets"
