@@ -29,9 +29,10 @@ def chromium_missing() -> str | None:
 
 
 @contextmanager
-def headless_chromium(*, log_requests: bool = False) -> Iterator[Any]:
+def headless_chromium(*, log_requests: bool = False, log_console: bool = False) -> Iterator[Any]:
     """A Selenium driver on a fresh profile, quit and cleaned up after; ``log_requests`` keeps
-    the performance log (every request the page makes)."""
+    the performance log (every request the page makes), ``log_console`` the browser's console
+    (``driver.get_log("browser")``: script errors, refusals by the page's CSP)."""
     from selenium import webdriver
 
     profile = tempfile.mkdtemp(prefix="paigow-chromium-")
@@ -39,8 +40,10 @@ def headless_chromium(*, log_requests: bool = False) -> Iterator[Any]:
     options.binary_location = str(CHROMIUM)
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
-    if log_requests:
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    logs = {**({"performance": "ALL"} if log_requests else {}),
+            **({"browser": "ALL"} if log_console else {})}
+    if logs:
+        options.set_capability("goog:loggingPrefs", logs)
     service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
     driver = webdriver.Chrome(options=options, service=service)
     try:

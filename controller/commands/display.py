@@ -1,4 +1,5 @@
-"""``paigow display --journal PATH [--host H] [--port N] [--game poker|tiles] [--staff F]``.
+"""``paigow display --journal PATH [--host H] [--port N] [--game poker|tiles] [--staff F]
+[--tls-cert FILE --tls-key FILE] [--allowed-host NAME]``.
 
 Serves the dealer display over uvicorn for one table whose devices are the round engine's
 in-memory fakes (``controller/round/fakes.py``).  The staff who may sign in at the page come from
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..errors import ControllerError
@@ -20,6 +22,7 @@ from ..round.oversight import OversightEngine
 from ..staff import Staff, load_staff
 from .common import UsageError, listening_socket, number_in, run_alone
 from .journal import JournalCommandError, add_key_option, open_writer
+from .serving import add_serving_options, scheme, served_hosts, tls
 
 
 class DisplayCommandError(ControllerError):
@@ -47,8 +50,6 @@ def _settings(args: argparse.Namespace) -> Any:
     return DisplaySettings(staff=staff_of(args.staff))
 
 
-
-
 def engine_on_fakes(journal: Any, game: str, seed: int | None = None) -> OversightEngine[Any]:
     """A round engine of ``game`` over the in-memory fakes (no camera: entered settings stand);
     its draws come from ``secrets`` unless a ``seed`` (tests, replay: journaled as
@@ -68,6 +69,7 @@ def cmd_display(args: argparse.Namespace) -> int:
     from ..display import Table, create_app
     from ..display.table import EventLimits
 
+    tls_options = tls(args)  # a bad certificate is one line, before anything starts
     # A port in use is one line now, not uvicorn's four once the journal is open.
     listening_socket(args.host, args.port).close()
     settings = _settings(args)
@@ -78,12 +80,13 @@ def cmd_display(args: argparse.Namespace) -> int:
     try:
         table = Table(engine_on_fakes(journal, args.game, args.seed),
                       EventLimits(max_viewers=args.max_viewers))
-        app = create_app(table, settings)
-        print(f"dealer display on http://{args.host}:{args.port}/ (journal {journal.where}, "
+        app = create_app(table, replace(settings, hosts=served_hosts(args)))
+        print(f"dealer display on {scheme(args)}://{args.host}:{args.port}/ (journal "
+              f"{journal.where}, "
               f"{args.game}, fake devices)",
               file=sys.stderr)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                    timeout_graceful_shutdown=2)
+                    timeout_graceful_shutdown=2, **tls_options)
     finally:
         journal.close()
     return 0
@@ -117,6 +120,7 @@ def add_parsers(subparsers: Any) -> None:
                    help="event streams open at once; beyond it 503 (default 200)")
     p.add_argument("--staff", metavar="FILE",
                    help="the staff file: who may sign in (default: none, read-only)")
+    add_serving_options(p)
     p.add_argument("--tokens", help=argparse.SUPPRESS)  # replaced by --staff: says so
     p.set_defaults(handler=cmd_display)
 

@@ -68,8 +68,9 @@ def _scope(start: str | None, end: str | None, dealer: str | None, shifts: str) 
 
 
 MAX_SAMPLES = DEFAULT_SAMPLES
-"""The most opponent hands the API simulates per deviation: a whole journal's audit then ends
-in seconds, not minutes (``paigow audit --samples`` takes more, off the table)."""
+"""The most opponent hands the API simulates per deviation (``paigow audit``'s default): what
+one request costs is set by the journal, not by the asker (the command line takes more, off the
+table)."""
 
 FromQ = Annotated[str | None, Query(alias="from", max_length=40,
                                     description="rounds opened at or after")]
