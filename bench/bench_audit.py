@@ -32,11 +32,14 @@ from controller.audit import (
     run_checks,
     table_rules,
 )
-from controller.journal import Journal, StepClock, open_journal
+from controller.journal import Journal, JournalKey, StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
 from controller.rules.tile_setting import TileSetting
 from controller.tile_profile import load_tile_profile
+
+BENCH_KEY = JournalKey.generate()
+"""The journals a bench writes are keyed, as a table's are."""
 
 DEALER, SYSTEM = Who.dealer("ann"), Who.system()
 
@@ -86,7 +89,7 @@ def measure(rounds: int, samples: int) -> dict[str, Any]:
     """Build the journal, then time the audits."""
     with tempfile.TemporaryDirectory(prefix="paigow-bench-audit-") as folder:
         path = Path(folder) / "table.db"
-        journal = open_journal(path, clock=StepClock())
+        journal = open_journal(path, clock=StepClock(), key=BENCH_KEY)
         deviations = build(journal, rounds)
         location = str(path)
         plain = best(lambda: audit_journal(journal, location, Scope(), costs=False))

@@ -59,10 +59,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import uvicorn
 
 from controller.display import DisplaySettings, Table, create_app
-from controller.journal import StepClock, open_journal
+from controller.journal import JournalKey, StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
 from tests.browser import chromium_missing, headless_chromium
+
+BENCH_KEY = JournalKey.generate()
+"""The journals a bench writes are keyed, as a table's are."""
 
 DEALER, SYSTEM = Who.dealer(), Who.system()
 OBSERVER = """
@@ -150,7 +153,7 @@ def free_port() -> int:
 def served(seed: int = 7) -> Iterator[tuple[Table, str]]:
     """A table over a temporary SQLite journal, its app served by uvicorn in a thread."""
     with tempfile.TemporaryDirectory(prefix="paigow-bench-display-") as folder:
-        journal = open_journal(Path(folder) / "table.db", clock=StepClock())
+        journal = open_journal(Path(folder) / "table.db", clock=StepClock(), key=BENCH_KEY)
         engine = PokerRound(journal, load_profile("classic"), FakeShuffler(seed),
                             FakeDice(seed))
         table = Table(engine)

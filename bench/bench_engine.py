@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg
 
-from controller.journal import Journal, StepClock, open_journal
+from controller.journal import Journal, JournalKey, StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import PokerRound, TileRound, Who
 from controller.round.oversight import OversightEngine
@@ -53,6 +53,9 @@ from controller.rules.seat import HandSet
 from controller.rules.tiles import format_tiles, full_set
 from controller.table import open_table
 from controller.tile_profile import load_tile_profile
+
+BENCH_KEY = JournalKey.generate()
+"""The journals a bench writes are keyed, as a table's are."""
 
 PG_URL = os.environ.get("PAIGOW_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 TABLE = Path(__file__).resolve().parents[1] / "config" / "tables" / "sim-table.toml"
@@ -146,7 +149,7 @@ def tile_round(engine: TileRound, rng: random.Random) -> float:
 def sqlite_journal() -> Iterator[Journal]:
     """A durable SQLite journal in a temporary folder."""
     with tempfile.TemporaryDirectory(prefix="paigow-bench-engine-") as folder, \
-            open_journal(Path(folder) / "table.db", clock=StepClock()) as journal:
+            open_journal(Path(folder) / "table.db", clock=StepClock(), key=BENCH_KEY) as journal:
         yield journal
 
 
@@ -155,7 +158,7 @@ def pg_journal(url: str) -> Iterator[Journal]:
     """A PostgreSQL journal in a temporary schema, dropped afterwards."""
     schema = f"bench_engine_{uuid.uuid4().hex[:10]}"
     try:
-        with open_journal(f"{url}?schema={schema}", clock=StepClock()) as journal:
+        with open_journal(f"{url}?schema={schema}", clock=StepClock(), key=BENCH_KEY) as journal:
             yield journal
     finally:
         with psycopg.connect(url, autocommit=True) as conn:

@@ -31,12 +31,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psycopg
 
 from controller.demo import play_round
-from controller.journal import GENESIS, Journal, Randomness, Role, StepClock, open_journal
+from controller.journal import (
+    GENESIS,
+    Journal,
+    JournalKey,
+    Randomness,
+    Role,
+    StepClock,
+    open_journal,
+)
 from controller.journal.backend import INSERT, SET_HEAD
 from controller.journal.clock import format_ts
 from controller.journal.records import Row, hash_row
 from controller.profile import DEFAULT_PROFILE, load_profile
 from controller.rules.events import to_json
+
+BENCH_KEY = JournalKey.generate()
+"""The journals a bench writes are keyed, as a table's are."""
 
 PG_URL = os.environ.get("PAIGOW_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -105,10 +116,10 @@ def sqlite_fill(path: Path) -> Callable[[list[Row]], None]:
 def bench_sqlite(count: int, records: int) -> dict[str, Any]:
     """Both measurements on SQLite files in a temporary folder."""
     with tempfile.TemporaryDirectory() as tmp:
-        with open_journal(Path(tmp) / "appends.db") as journal:
+        with open_journal(Path(tmp) / "appends.db", key=BENCH_KEY) as journal:
             result: dict[str, Any] = {"append": appends(journal, count)}
         path = Path(tmp) / "verify.db"
-        with open_journal(path) as journal:
+        with open_journal(path, key=BENCH_KEY) as journal:
             result["verify"] = verify_time(journal, sqlite_fill(path), records)
     return result
 
@@ -143,9 +154,9 @@ def bench_postgres(count: int, records: int) -> dict[str, Any]:
     except psycopg.Error as err:
         return {"skipped": f"{PG_URL} unreachable: {str(err).strip().splitlines()[0]}"}
     result: dict[str, Any] = {}
-    with pg_schema() as url, open_journal(url) as journal:
+    with pg_schema() as url, open_journal(url, key=BENCH_KEY) as journal:
         result["append"] = appends(journal, count)
-    with pg_schema() as url, open_journal(url) as journal:
+    with pg_schema() as url, open_journal(url, key=BENCH_KEY) as journal:
         result["verify"] = verify_time(journal, pg_fill(url), records)
     return result
 

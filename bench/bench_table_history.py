@@ -20,9 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.journal import Journal, StepClock, open_journal
+from controller.journal import Journal, JournalKey, StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
+
+BENCH_KEY = JournalKey.generate()
+"""The journals a bench writes are keyed, as a table's are."""
 
 D, SYS = Who.dealer(), Who.system()
 
@@ -76,7 +79,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, \
-            open_journal(Path(scratch) / "j.db", clock=StepClock()) as journal:
+            open_journal(Path(scratch) / "j.db", clock=StepClock(), key=BENCH_KEY) as journal:
         figures = measure(journal, args.rounds)
     if args.json:
         print(json.dumps({"bench": "table_history", **figures}))
