@@ -11,9 +11,11 @@ the viewers and the records one catch-up may send.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +81,11 @@ class Subscription:
                 self.queue.put_nowait(None)  # ends the stream; the page reconnects
 
 
+def _nothing_ahead(name: str, who: Who) -> AbstractContextManager[None]:
+    """No device to call ahead (fakes, replay)."""
+    return contextlib.nullcontext()
+
+
 class Table:
     """One engine, its journal, a lock around every act, and the viewers to tell."""
 
@@ -86,6 +93,9 @@ class Table:
         self.engine = engine
         self.limits = limits or EventLimits()
         self.lock = threading.RLock()
+        self.ahead: Callable[[str, Who], AbstractContextManager[None]] = _nothing_ahead
+        """Wraps each act outside the lock: the table's devices answer ahead of their act there
+        (``controller.table.ahead``), so no device wait holds the lock."""
         self.cache = ActCache(self.lock)
         self._subscribers: set[Subscription] = set()
         self.tickets = Tickets()
@@ -106,7 +116,7 @@ class Table:
         method = getattr(self.engine, name, None)
         if method is None or name.startswith("_") or not callable(method):
             raise IllegalActError(name, f"this table plays {self.engine.game.name}")
-        with self.lock:
+        with self.ahead(name, who), self.lock:
             head = self.journal.head()[0]
             try:
                 method(who, *args, **kwargs)

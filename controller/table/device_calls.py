@@ -5,15 +5,27 @@ The engine pauses the round and journals a fault for a ``DeviceLostError`` only,
 failure of a device call becomes one, naming the device and what went wrong: no answer within
 the bounded retries, a lost or closed line, or a refusal (``jam``, ``door_open``, ``lid_open``)
 that leaves the act undone.
+
+A port's device calls can also be made *ahead* of their act (``prepare``), outside the
+table's lock, so a device that takes its time (or never answers) keeps no viewer or supervisor
+waiting; the act under the lock then takes the answer (``controller.table.ahead``).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from firmware_interfaces.device import SerialDevice
-from firmware_interfaces.errors import DeviceClosed, DeviceError, DeviceFault, DeviceTimeout
+from firmware_interfaces.errors import (
+    DeviceClosed,
+    DeviceError,
+    DeviceFault,
+    DeviceInterrupted,
+    DeviceTimeout,
+)
 from firmware_interfaces.link_config import Timing
 from firmware_interfaces.port import LineLost
 
@@ -37,19 +49,31 @@ def check_fault(name: str, fault: str, known: tuple[str, ...]) -> None:
         raise ValueError(f"{name}: unknown fault {fault!r}; known: {list(known)}")
 
 
+def lost(name: str, what: str, err: DeviceError) -> DeviceLostError:
+    """The engine's ``DeviceLostError`` for a driver error of ``name`` during ``what``."""
+    if isinstance(err, DeviceTimeout):
+        return DeviceLostError(f"{name} stopped answering during {what}: {err}")
+    if isinstance(err, LineLost | DeviceClosed):
+        return DeviceLostError(f"{name} line lost during {what}: {err}")
+    if isinstance(err, DeviceFault):
+        return DeviceLostError(f"{name} could not {what} ({err.code or 'refused'}): {err}")
+    return DeviceLostError(f"{name} failed during {what}: {err}")
+
+
 def device_call(name: str, what: str, call: Callable[[], T]) -> T:
     """``call()``; a driver error raises ``DeviceLostError`` naming ``name`` and ``what``."""
     try:
         return call()
-    except DeviceTimeout as err:
-        raise DeviceLostError(f"{name} stopped answering during {what}: {err}") from err
-    except (LineLost, DeviceClosed) as err:
-        raise DeviceLostError(f"{name} line lost during {what}: {err}") from err
-    except DeviceFault as err:
-        code = err.code or "refused"
-        raise DeviceLostError(f"{name} could not {what} ({code}): {err}") from err
     except DeviceError as err:
-        raise DeviceLostError(f"{name} failed during {what}: {err}") from err
+        raise lost(name, what, err) from err
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What a call made ahead of its act gave: a value or the error the act will raise."""
+
+    value: Any = None
+    error: DeviceLostError | None = None
 
 
 def randomness_of(rng: str, seed: int | None) -> Randomness:
@@ -69,6 +93,41 @@ class SerialPort(Generic[D]):
         self._name = name
         self._timing = timing
         self.history: list[str] = []
+        self.calls: dict[str, tuple[str, Callable[[], Any]]] = {}
+        """The engine's acts this port serves: act name to (what, the device call)."""
+        self._ahead: dict[str, _Answer] = {}
+        self._interrupted = threading.Event()
+
+    def prepare(self, act: str) -> None:
+        """Make ``act``'s device call now (outside the table's lock) and keep its answer for
+        the act; ``DeviceLostError`` at once when a stop interrupted it (no act follows)."""
+        what, call = self.calls[act]
+        self._interrupted.clear()
+        try:
+            self._ahead[act] = _Answer(call())
+        except DeviceInterrupted as err:
+            raise lost(self._name, what, err) from err
+        except DeviceError as err:
+            self._ahead[act] = _Answer(error=lost(self._name, what, err))
+
+    def forget(self, act: str) -> None:
+        """Drop an answer made ahead that its act did not take (voided meanwhile)."""
+        self._ahead.pop(act, None)
+
+    def interrupt(self) -> None:
+        """End the device call under way at once (a stop request)."""
+        self._interrupted.set()
+        self.driver.interrupt()
+
+    def _call(self, act: str) -> Any:
+        """The answer made ahead for ``act``, else the device call made now."""
+        answer = self._ahead.pop(act, None)
+        if answer is None:
+            what, call = self.calls[act]
+            return device_call(self._name, what, call)
+        if answer.error is not None:
+            raise answer.error
+        return answer.value
 
     @property
     def name(self) -> str:

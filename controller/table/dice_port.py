@@ -38,10 +38,11 @@ class SerialDicePort(SerialPort[ShakerDriver]):
     def __init__(self, driver: ShakerDriver, name: str = "shaker-1",
                  timing: Timing | None = None) -> None:
         super().__init__(driver, name, timing)
+        self.calls = {"roll": ("shake", self.driver.shake)}
 
     def roll(self) -> DiceRoll:
         """Shake once: three faces, or the no-game reason."""
-        result = device_call(self._name, "shake", self.driver.shake)
+        result: ShakeResult = self._call("roll")
         self.history.append(f"shake {result.shake}: {result.result} {_faces(result)}")
         if not result.game:
             return DiceRoll(None, no_game_reason(result))

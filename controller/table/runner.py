@@ -27,6 +27,7 @@ from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..round.ports import CameraPort, DicePort, ShufflerPort
 from ..rules.dealing import HOUSE
 from ..rules.tiles import full_set
+from .ahead import devices_ahead
 from .errors import TableError
 from .panel_keys import PanelKeys
 from .players import Choice, Decision, SimDealer, SimPlayers
@@ -137,12 +138,19 @@ class TableRunner:
         self._lost_rounds = 0
         self._refusals: list[str] = []  # refusals in a row: a round that cannot go on
         self._finished: str | None = None  # the last round counted in the summary
+        # Device calls made ahead of their act, outside the table's lock (display acts too).
+        self._ahead = devices_ahead(table, devices)
+        if self._ahead is not None:
+            table.ahead = self._ahead
 
     # --- running -------------------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Ask the loop to end (thread-safe); an open round is voided with the reason."""
+        """Ask the loop to end (thread-safe, and safe in a signal handler); a device call under
+        way ends at once; an open round is voided with the reason."""
         self._stop.set()
+        if self._ahead is not None:
+            self._ahead.interrupt()
 
     @property
     def stopping(self) -> bool:
@@ -181,20 +189,34 @@ class TableRunner:
         return state is not None and not state.closed
 
     def step(self) -> None:
-        """Do the one act that comes next for the round as it stands (under the table's lock,
-        so an act from the display cannot move the round on between the look and the act)."""
-        with self.table.lock:
-            self._step()
+        """Do the one act that comes next for the round as it stands.
 
-    def _step(self) -> None:
+        The look and most acts are under the table's lock, so an act from the display cannot
+        move the round on between them. An act that waits on a device or on the dealer's
+        panel is done after the lock is let go (``Table.act`` takes it again once the device
+        has answered, ``controller.table.ahead``): a hung device then blocks no viewer, no
+        supervisor's void and no stop. If the round moved on meanwhile, the act is refused.
+        """
+        with self.table.lock:
+            later = self._step()
+        if later is None or self._stop.is_set():
+            return
+        later()
+        with self.table.lock:
+            state = self.engine.round
+            if state is not None and state.closed and state.round_id != self._finished:
+                self._finish()
+
+    def _step(self) -> Callable[[], None] | None:
         state = self.engine.round
         if state is not None and state.closed and state.round_id != self._finished:
             self._finish()  # closed from elsewhere (the display): counted all the same
-            return
+            return None
         if len(self._refusals) >= (STUCK if state is None or state.closed else 2 * STUCK):
             raise RunnerError(f"the table is stuck: {self._refusals[-1]}")
+        later: Callable[[], None] | None = None
         if state is None or state.closed:
-            self._open()
+            later = self._open()
         elif len(self._refusals) >= STUCK:
             self._act("void", SUPERVISOR, f"the round cannot go on: {self._refusals[-1]}")
         elif state.critical_faults:
@@ -206,22 +228,23 @@ class TableRunner:
                 self._woodpile = self._wash()
                 self._act("build_woodpile", DEALER)
             else:
-                self._act("shuffle", SYSTEM)
+                later = lambda: self._act_quietly("shuffle", SYSTEM)  # noqa: E731
         elif state.phase in (Phase.SHUFFLED, Phase.DEALING):
-            self._act("deal_packet", SYSTEM)
+            later = lambda: self._act_quietly("deal_packet", SYSTEM)  # noqa: E731
         elif state.phase is Phase.DEALT:
-            self._press(PanelButton.SHAKE)
+            later = lambda: self._press(PanelButton.SHAKE)  # noqa: E731
         elif state.phase is Phase.SETTING:
-            self._set_next()
+            later = self._set_next()
         elif state.phase is Phase.EXPOSED:
             unread = [p for p in state.playing() if p not in state.camera]
             if self.engine.camera is not None and unread:
                 self._act("read_camera", SYSTEM, unread[0])
             else:
-                self._press(PanelButton.CONFIRM)
+                later = lambda: self._press(PanelButton.CONFIRM)  # noqa: E731
         state = self.engine.round
         if state is not None and state.closed and state.round_id != self._finished:
             self._finish()
+        return later
 
     # --- acts ----------------------------------------------------------------------------------
 
@@ -233,35 +256,63 @@ class TableRunner:
             records = self.table.act(name, who, *args, **kwargs)
         except DeviceLostError:
             self._refusals = []  # the engine journaled the fault; the supervisor deals with it
-        except IllegalActError as err:
-            self.out(f"  refused: {err}")  # e.g. the display moved the round on meanwhile
-            self._refusals.append(str(err))
-        except PortError as err:  # a device answered nonsense: tried again, then voided
-            self.out(f"  device error during {name}: {err}")
-            self._refusals.append(f"{name}: {err}")
+        except (IllegalActError, PortError) as err:  # a device answering nonsense: a refusal
+            self._note_refusal(name, err)
         else:
             self._refusals = []
             return records
         return []
 
+    def _act_quietly(self, name: str, who: Who) -> None:
+        """A device act done after the lock was let go; a stop interrupting it is no refusal."""
+        if self._stop.is_set():
+            return
+        try:
+            self.table.act(name, who)
+        except DeviceLostError:
+            self._refusals = []  # journaled by the engine, or interrupted by a stop
+        except (IllegalActError, PortError) as err:
+            if not self._stop.is_set():
+                self._note_refusal(name, err)
+        else:
+            self._refusals = []
+
+    def _note_refusal(self, name: str, err: Exception) -> None:
+        if isinstance(err, IllegalActError):
+            self.out(f"  refused: {err}")  # e.g. the display moved the round on meanwhile
+            self._refusals.append(str(err))
+        else:
+            self.out(f"  device error during {name}: {err}")
+            self._refusals.append(f"{name}: {err}")
+
     def _press(self, button: PanelButton) -> None:
-        """The dealer's act behind ``button``, as the panel says it was pressed."""
+        """The dealer's act behind ``button``, as the panel says it was pressed (done without
+        the table's lock held: a real panel waits for the dealer's hand)."""
         act = self.keys.act_for(button)
         if act is not None:
-            self._act(act, DEALER)
+            self._act_quietly(act, DEALER)
 
-    def _open(self) -> None:
+    def _open(self) -> Callable[[], None]:
         self._placed, self._woodpile = {}, None
         clear = getattr(self.devices.camera, "clear", None)
         if callable(clear):
             clear()
-        self._inject()
-        self._press(PanelButton.NEW_ROUND)
+        fault = self._fault_to_inject()
 
-    def _inject(self) -> None:
+        def open_round() -> None:
+            if fault is not None:
+                self._inject(*fault)
+            self._press(PanelButton.NEW_ROUND)
+
+        return open_round
+
+    def _fault_to_inject(self) -> tuple[str, str] | None:
         if not self.settings.fault_rate or self.rng.random() >= self.settings.fault_rate:
-            return
+            return None
         device_name, fault = self.rng.choice(FAULTS[self._game])
+        return device_name, fault
+
+    def _inject(self, device_name: str, fault: str) -> None:
         inject = getattr(getattr(self.devices, device_name, None), "inject", None)
         if callable(inject):
             try:
@@ -330,24 +381,24 @@ class TableRunner:
             return None
         return self._woodpile[state.plan.packet_of(position) - 1]
 
-    def _set_next(self) -> None:
+    def _set_next(self) -> Callable[[], None] | None:
         state = self.engine.round
         assert state is not None
         waiting = [p for p in state.playing() if p != HOUSE and p not in state.settings]
         if not waiting and self.engine.game.play.pot is not None:
-            self._press(PanelButton.CONFIRM)  # home play: no dealer's hand; settle the pot
-            return
+            # home play: no dealer's hand; settle the pot
+            return lambda: self._press(PanelButton.CONFIRM)
         position = waiting[0] if waiting else HOUSE
         pieces = self._hand(position)
         if pieces is None:
             self._act("void", SUPERVISOR, f"position {position}'s hand is not known to the "
                                           f"simulated table (restart)")
-            return
+            return None
         if position == HOUSE:
             decision = self.dealer.decide(pieces)
             self._place(position, decision.setting)
             self._act("expose_dealer", DEALER, decision.setting)
-            return
+            return None
         decision = self.players.decide(pieces)
         self._place(position, decision.setting)
         entered = self._entry(decision, pieces)
@@ -355,6 +406,7 @@ class TableRunner:
             self._act("set_hand", DEALER, position, hand=list(pieces))
         else:
             self._act("set_hand", DEALER, position, entered)
+        return None
 
     def _entry(self, decision: Decision, pieces: Sequence[str]) -> str | None:
         """What the dealer keys in: None for the house way; now and then a wrong setting."""

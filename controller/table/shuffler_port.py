@@ -10,7 +10,7 @@ hello says: ``seeded:N`` for a seeded simulator, ``secrets`` otherwise.
 from __future__ import annotations
 
 from firmware_interfaces.link_config import Timing
-from firmware_interfaces.protocol.shuffler import ShuffleResult
+from firmware_interfaces.protocol.shuffler import Packet, ShuffleResult
 from firmware_interfaces.shuffler import ShufflerDriver
 
 from ..round.errors import DeviceLostError, PortError
@@ -33,13 +33,12 @@ class SerialShufflerPort(SerialPort[ShufflerDriver]):
         super().__init__(driver, name, timing)
         self.last_shuffle: ShuffleResult | None = None
         self._restore: dict[str, str | int] = {}
+        self.calls = {"shuffle": ("shuffle", self._shuffle), "deal_packet": ("deal a packet",
+                                                                           self.driver.deal)}
 
     def shuffle(self) -> int:
         """Shuffle and return the good cards counted (53 when the deck is whole)."""
-        try:
-            result = device_call(self._name, "shuffle", self.driver.shuffle)
-        finally:
-            self._undo_deck_faults()
+        result: ShuffleResult = self._call("shuffle")
         self.last_shuffle = result
         count = result.count - 1 if result.deck in BAD_CARD_STATES else result.count
         self.history.append(f"shuffle {result.shuffle}: {result.count} cards, deck "
@@ -49,11 +48,19 @@ class SerialShufflerPort(SerialPort[ShufflerDriver]):
 
     def next_packet(self) -> tuple[str, ...]:
         """Deliver the next packet and return its card codes."""
-        packet = device_call(self._name, "deal a packet", self.driver.deal)
+        packet: Packet = self._call("deal_packet")
         if packet.cards is None:
             raise PortError(f"{self._name}: packet {packet.n} came without its cards")
         self.history.append(f"packet {packet.n}: {' '.join(packet.cards)}")
         return tuple(packet.cards)
+
+    def _shuffle(self) -> ShuffleResult:
+        """The device's shuffle, then a whole deck loaded again (unless stopped)."""
+        try:
+            return self.driver.shuffle()
+        finally:
+            if not self._interrupted.is_set():
+                self._undo_deck_faults()
 
     def control(self, **settings: str | int | float | bool) -> None:
         """Simulator fault injection (``jam_after=0``, ``cards=52``, ``door=True``)."""
