@@ -28,6 +28,7 @@ from controller.tile_profile import load_tile_profile
 from tests.browser import chromium_missing, headless_chromium
 
 from .conftest import (
+    DEALER,
     DEALER_PIN,
     SETTINGS,
     SUPERVISOR_PIN,
@@ -74,7 +75,8 @@ def test_page_shows_the_settled_round(live: str, browser: Any) -> None:
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'#recall li[data-round="{round_id}"]'))
     assert "settled" in driver.find_element(By.ID, "round").text
     assert driver.find_elements(By.CSS_SELECTOR, "#seat-4 .card")
-    assert driver.find_element(By.CSS_SELECTOR, "#dealer .houseway")
+    assert driver.find_elements(By.CSS_SELECTOR, "#dealer .card")  # exposed: the public sees it
+    assert not driver.find_elements(By.CSS_SELECTOR, "#dealer .houseway")  # the house's only
 
 
 # --- acts from the page --------------------------------------------------------------------
@@ -118,6 +120,7 @@ def _sign_in(driver: Any, wait: Any, staff: str, pin: str) -> None:
     wait.until(lambda d: d.find_element(By.ID, "staff-id").is_displayed())  # signed out
     _type(driver, "#staff-id", staff)
     _type(driver, "#pin", pin)
+    driver.execute_script("document.getElementById('message').textContent = ''")  # a new answer
     driver.find_element(By.ID, "sign-in").click()
     wait.until(lambda d: d.find_element(By.ID, "who").text.startswith("signed in")
                or d.find_element(By.ID, "message").text.startswith("refused"))
@@ -166,7 +169,8 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
         assert _click(driver, wait, f"#entry-{position} [data-act=set_hand]").startswith(
             "done: set_hand")
     with httpx2.Client(base_url=live, timeout=10) as client:
-        two = next(s for s in client.get("/api/table").json()["seats"] if s["position"] == 2)
+        seats = client.get("/api/table", headers=DEALER).json()["seats"]
+        two = next(s for s in seats if s["position"] == 2)
     low, high = two["setting"]["low"], two["setting"]["high"]
     _type(driver, "#entry-2 input[name=setting]", "Ks")  # not a setting: not sent
     assert _click(driver, wait, "#entry-2 [data-act=correct_setting]") == (
@@ -288,7 +292,7 @@ def test_a_tile_round_from_the_page_with_pictures_the_replay_marker_and_a_deviat
         assert driver.execute_script(
             "return document.querySelectorAll('#dealer svg.tile').length") == 8  # set and way
         with httpx2.Client(base_url=url, timeout=10) as client:
-            four = next(s for s in client.get("/api/table").json()["seats"]
+            four = next(s for s in client.get("/api/table", headers=DEALER).json()["seats"]
                         if s["position"] == 4)
             assert client.get("/api/rounds").json()["rounds"][0]["replay"] is True
         assert _text(driver, "#seat-4 .result") == four["result"]["text"]
@@ -330,7 +334,7 @@ def test_a_tile_round_with_a_cut_from_the_page(browser: Any, journal_path: Path)
             assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
         wait.until(lambda d: _phase(d) == "setting")
         with httpx2.Client(base_url=url, timeout=10) as client:
-            shown = client.get("/api/table").json()
+            shown = client.get("/api/table", headers=DEALER).json()
             assert shown["cut"]["options"] == {"side": "left", "level": "bottom"}
         driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-cut.png"))
     with open_journal(journal_path) as journal:
@@ -394,7 +398,8 @@ def test_home_play_shows_the_pot_antes_and_the_winner(browser: Any, journal_path
                 text = f"position {pot['winner']} takes the pot of {pot['total'] // 100}.00"
                 wait.until(lambda d, text=text: _text(d, "#pot-status") == f"Pot: {text}")
                 with httpx2.Client(base_url=url, timeout=10) as client:
-                    shown = client.get("/api/table").json()["seats"][pot["winner"] - 1]
+                    seats = client.get("/api/table", headers=DEALER).json()["seats"]
+                    shown = seats[pot["winner"] - 1]
                 assert shown["result"]["text"].startswith("POT +")
                 assert _text(driver, f"#seat-{pot['winner']} .result") == shown["result"]["text"]
             else:
