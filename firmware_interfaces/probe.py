@@ -25,15 +25,18 @@ class ProbeReport:
     hello: Ident
     status: Record | None
     stats: LinkStats
+    keyed: bool = False  # the hello answered the challenge with the key given
 
 
-def probe(url: str, timing: Timing | None = None) -> ProbeReport:
+def probe(url: str, timing: Timing | None = None, key: bytes | None = None) -> ProbeReport:
     """Connect to ``url``, read the hello and the status, and hang up.
 
+    With ``key``, the hello must answer the challenge with it (``DeviceRefused`` if not).
     Raises ``LineLost`` when the line cannot be opened, ``DeviceTimeout`` when nothing
     answers, ``ProtocolError`` when something answers in another language.
     """
-    link = SerialLink(url_connector(url), COMMON, Expected(None), name="probe", timing=timing)
+    link = SerialLink(url_connector(url), COMMON, Expected(None, key=key), name="probe",
+                      timing=timing)
     try:
         hello = link.start()
         kind = KINDS.get(hello.device)
@@ -41,6 +44,6 @@ def probe(url: str, timing: Timing | None = None) -> ProbeReport:
         if kind is not None:
             link.catalogue = kind[0]
             status = link.call(StatusCmd(), kind[1])
-        return ProbeReport(hello, status, link.stats)
+        return ProbeReport(hello, status, link.stats, key is not None)
     finally:
         link.close()

@@ -33,9 +33,10 @@ from .errors import (
     ProtocolError,
 )
 from .events import LINK_LOST, REFUSED, DeviceEvent
-from .identity import Expected, check_identity, check_same_device
+from .identity import Expected, check_answer, check_identity, check_same_device
 from .link_config import LinkStats, Timing
 from .port import Connector, LineLost, Port
+from .protocol.challenge import NONCE_BYTES
 from .protocol.common import Cleared, Err, Fault, HelloCmd, Ident
 from .protocol.frame import Frame, Kind, encode
 from .protocol.records import Catalogue, Record, encode_record
@@ -368,14 +369,16 @@ class SerialLink:
             return
 
     def _handshake(self, port: Port) -> Ident:
-        """Send HELLO and read the port directly until its reply (before the reader runs),
-        all within one absolute deadline."""
+        """Send HELLO with a fresh nonce and read the port directly until its reply (before
+        the reader runs), all within one absolute deadline; the answer is checked against the
+        expected key."""
         t = self.timing
         limit = t.call_limit()
         overall = time.monotonic() + limit
+        nonce = secrets.token_hex(NONCE_BYTES)  # fresh for each hello: a copy cannot answer it
         for _ in range(1 + t.retries):
             seq = self._next_seq()
-            hello = encode_record(HelloCmd(session=self._session))
+            hello = encode_record(HelloCmd(session=self._session, nonce=nonce))
             self._send(port, Frame(Kind.REQUEST, seq, hello))
             deadline = min(time.monotonic() + t.ack_timeout, overall)
             acked = False
@@ -395,6 +398,7 @@ class SerialLink:
                         reply = self.catalogue.decode(item.payload)
                         if not isinstance(reply, Ident):
                             raise ProtocolError(f"{self.name}: HELLO answered by {reply.NAME}")
+                        check_answer(reply, nonce, self._expected, self.name)
                         return reply
             if time.monotonic() >= overall:
                 raise DeviceTimeout(f"{self.name}: no answer to HELLO within its {limit:g} s "

@@ -4,6 +4,10 @@
 approves of it (model, firmware hashes, whether a seeded simulator may stand in); ``[panel]`` and
 ``[shaker_lines]`` are the GPIO pin maps (``gpio.pins``).  Unknown sections and keys are errors
 naming them; a device whose hello does not match is refused when its driver opens.
+
+Each real device names its hello key (``key_file = PATH`` or ``key_env = NAME``, never the
+key itself), read and checked here, once; a ``sim://`` device may leave it out, and the host
+then makes a throwaway key for the simulator it starts.
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .device_keys import key_from_env, read_key_file
 from .errors import DeviceConfigError
 from .gpio.pins import TablePins
 from .identity import Expected
 
 _SECTIONS = {"name", "shuffler", "shaker", "panel", "shaker_lines"}
-_DEVICE_KEYS = {"url", "model", "firmware_hashes", "allow_seeded"}
+_DEVICE_KEYS = {"url", "model", "firmware_hashes", "allow_seeded", "key_file", "key_env"}
+SIM_SCHEME = "sim://"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +71,31 @@ def _device(data: Mapping[str, object], kind: str, where: str) -> SerialDevice |
     if not isinstance(seeded, bool):
         raise DeviceConfigError(f"{where}: [{kind}] allow_seeded must be true or false, "
                                 f"not {seeded!r}")
-    return SerialDevice(url, Expected(kind, model, frozenset(hashes), seeded))
+    key = _key(table, kind, where, url.startswith(SIM_SCHEME))
+    return SerialDevice(url, Expected(kind, model, frozenset(hashes), seeded, key))
+
+
+def _key(table: Mapping[str, object], kind: str, where: str, simulated: bool) -> bytes | None:
+    """The device's hello key from ``key_file`` (relative to the table file) or ``key_env``."""
+    key_file, key_env = table.get("key_file"), table.get("key_env")
+    if key_file is not None and key_env is not None:
+        raise DeviceConfigError(f"{where}: [{kind}] names both key_file and key_env; give one")
+    try:
+        if key_file is not None:
+            if not isinstance(key_file, str) or not key_file:
+                raise DeviceConfigError(f"key_file must be a path, not {key_file!r}")
+            path = Path(key_file)
+            return read_key_file(path if path.is_absolute() else Path(where).parent / path)
+        if key_env is not None:
+            if not isinstance(key_env, str) or not key_env:
+                raise DeviceConfigError(f"key_env must be a variable name, not {key_env!r}")
+            return key_from_env(key_env)
+    except DeviceConfigError as err:
+        raise DeviceConfigError(f"{where}: [{kind}] {err}") from err
+    if not simulated:
+        raise DeviceConfigError(f"{where}: [{kind}] names no hello key: add key_file = PATH or "
+                                f"key_env = NAME (docs/protocols.md, the hello's challenge)")
+    return None
 
 
 def parse_table(text: str, where: str) -> TableHardware:

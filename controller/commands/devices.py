@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from firmware_interfaces.device_keys import read_key_file
 from firmware_interfaces.errors import DeviceError
 from firmware_interfaces.probe import ProbeReport, probe
 from firmware_interfaces.protocol.records import Record
@@ -56,6 +57,7 @@ def report_text(url: str, report: ProbeReport) -> str:
         ("url", url), ("device", h.device), ("model", h.model), ("serial", h.serial),
         ("protocol", str(h.proto)), ("firmware", h.fw), ("hash", h.fw_hash),
         ("random", randomness), ("caps", ",".join(h.caps) or "-"),
+        ("identity", "checked" if report.keyed else "not checked (no --key-file)"),
         ("status", "unknown device kind" if report.status is None else str(report.status)),
     ]
     return "\n".join(f"{name:<9}{value}" for name, value in rows)
@@ -67,7 +69,9 @@ def cmd_probe(args: argparse.Namespace) -> int:
         raise DeviceCommandError(f"--timeout {args.timeout!r}: must be > 0 seconds")
     timing = Timing(ack_timeout=args.timeout, reply_timeout=args.timeout * 4, retries=2)
     try:
-        report = probe(args.url, timing)
+        key_file = getattr(args, "key_file", None)
+        key = None if key_file is None else read_key_file(key_file)
+        report = probe(args.url, timing, key)
     except DeviceError as err:
         raise DeviceCommandError(f"cannot probe {args.url}: {err}") from err
     if args.json:
@@ -89,6 +93,8 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("url", metavar="URL", help="pyserial URL: /dev/ttyUSB0, a pty, socket://H:P")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--timeout", type=float, default=0.5, help="seconds per try (3 tries)")
+    p.add_argument("--key-file", metavar="PATH",
+                   help="the device's hello key: refuse a hello that does not answer with it")
     p.set_defaults(handler=cmd_probe)
 
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 import queue
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Self, TypeVar
 
+from firmware_interfaces.device_keys import make_key
 from firmware_interfaces.errors import DeviceConfigError, DeviceError, DeviceRefused
 from firmware_interfaces.events import DeviceEvent
 from firmware_interfaces.gpio import ButtonPress, DealerPanel, PinFactory, mock_factory
@@ -99,9 +100,12 @@ def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack
                  sims: dict[str, SimProcess], where: str, seed: int | None,
                  faults: Mapping[str, FaultValue], timing: Timing | None,
                  events: queue.Queue[DeviceEvent]) -> D:
-    url = device.url
+    url, expected = device.url, device.expected
     if _sim_device(kind, device, where):
-        sim = SimProcess(kind, seed=seed, faults=faults)
+        # A simulator we start answers the hello's challenge with the table's key, or with a
+        # throwaway one made here: the demo needs no setup, and no hello can be copied.
+        expected = replace(expected, key=expected.key or make_key())
+        sim = SimProcess(kind, seed=seed, faults=faults, key=expected.key)
         stack.callback(sim.stop)
         sims[kind] = sim
         url = sim.url
@@ -109,7 +113,7 @@ def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack
         raise TableConfigError(f"{where}: simulator faults {sorted(faults)} given for "
                                f"the real {kind} at {url!r}")
     try:
-        driver: D = cls.open(url, device.expected, timing=timing, name=f"{kind}-1",
+        driver: D = cls.open(url, expected, timing=timing, name=f"{kind}-1",
                              on_event=events.put)
     except DeviceRefused as err:
         raise TableDeviceError(f"{where}: [{kind}] at {url!r} refused: {err}") from err

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import IO, Self
 
+from firmware_interfaces.device_keys import write_key_file
+
 from .errors import SimulatorError
 
 DEVICES = ("shuffler", "shaker")
@@ -53,7 +55,7 @@ class SimProcess:
 
     def __init__(self, device: str, *, seed: int | None = None,
                  faults: Mapping[str, FaultValue] | None = None,
-                 start_limit: float = START_LIMIT) -> None:
+                 start_limit: float = START_LIMIT, key: bytes | None = None) -> None:
         if device not in DEVICES:
             raise SimulatorError(f"no simulator of {device!r}; known: {list(DEVICES)}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
@@ -66,6 +68,13 @@ class SimProcess:
                      "--parent-pid", str(os.getpid()),
                      *([] if seed is None else ["--seed", str(seed)]),
                      *fault_options(faults or {})]
+        # The hello key reaches the simulator in a file only it and we may read, removed as
+        # soon as the simulator has started (it reads the key first).
+        keys = tempfile.TemporaryDirectory(prefix="paigow-key-") if key is not None else None
+        if keys is not None and key is not None:
+            key_file = os.path.join(keys.name, f"{device}.key")
+            write_key_file(key_file, key)
+            self.args += ["--key-file", key_file]
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop)
         # Its own session: Ctrl-C at the operator's terminal reaches the controller, which
         # voids the open round and then stops the simulators, not the devices first.
@@ -76,6 +85,9 @@ class SimProcess:
         except BaseException:
             self.stop()
             raise
+        finally:
+            if keys is not None:
+                keys.cleanup()
 
     def _first_line(self, limit: float) -> str:
         stdout = self.proc.stdout

@@ -12,6 +12,8 @@ from .payload import KEY, VALUE, Message
 from .records import Record, check
 
 _HASH = re.compile(r"sha256:[0-9a-f]{64}")
+_NONCE = re.compile(r"[0-9a-f]{32}")
+_MAC = re.compile(r"[0-9a-f]{64}")
 
 
 # --- requests (host to device) ---------------------------------------------------------------
@@ -30,6 +32,13 @@ class HelloCmd(Record):
     NAME = "HELLO"
     proto: int = PROTOCOL_VERSION
     session: str | None = None
+    nonce: str | None = None
+    """A fresh random challenge (16 bytes, 32 hex digits) the device answers with its key."""
+
+    def __post_init__(self) -> None:
+        if self.nonce is not None:
+            check(bool(_NONCE.fullmatch(self.nonce)), self.NAME,
+                  f"nonce {self.nonce!r} is not 32 lower-case hex digits")
 
 
 @dataclass(frozen=True)
@@ -92,7 +101,9 @@ class Ident(Record):
     """Who the device is: kind, model, serial, protocol and firmware versions, firmware hash.
 
     ``rng`` is ``secrets`` for production randomness or ``seeded`` (then ``seed`` is set): a
-    seeded device must never take part in real play.
+    seeded device must never take part in real play. ``mac`` answers the hello's nonce:
+    HMAC-SHA256 with the device's key over the nonce and every field before it
+    (``protocol.challenge``), so a hello copied from another exchange is refused.
     """
 
     NAME = "IDENT"
@@ -105,6 +116,7 @@ class Ident(Record):
     rng: str
     seed: int | None = None
     caps: tuple[str, ...] = ()
+    mac: str | None = None
 
     def __post_init__(self) -> None:
         check(bool(_HASH.fullmatch(self.fw_hash)), self.NAME,
@@ -113,6 +125,8 @@ class Ident(Record):
               f"rng {self.rng!r} is not secrets, seeded or hardware")
         check((self.seed is not None) == (self.rng == "seeded"), self.NAME,
               "seed is given exactly when rng is seeded")
+        check(self.mac is None or bool(_MAC.fullmatch(self.mac)), self.NAME,
+              f"mac {self.mac!r} is not 64 lower-case hex digits")
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""One frame of the device protocol, version 1: pure ``encode`` and ``decode`` (docs/protocols.md).
+"""One frame of the device protocol (frame format 1): pure ``encode`` and ``decode``.
 
 Layout (big-endian)::
 
@@ -22,7 +22,10 @@ from ..errors import ChecksumError, FrameError
 from .crc import crc8_smbus, crc16_ccitt_false
 
 SOF = 0xA5
-PROTOCOL_VERSION = 1
+FRAME_VERSION = 1
+"""The frame layout's version, the VER byte (unchanged since version 1)."""
+PROTOCOL_VERSION = 2
+"""The message protocol a hello names (``proto``): 2 since the hello's challenge-response."""
 HEADER_SIZE = 7
 TRAILER_SIZE = 2
 OVERHEAD = HEADER_SIZE + TRAILER_SIZE
@@ -93,7 +96,7 @@ class Frame:
 def encode(frame: Frame) -> bytes:
     """The bytes of ``frame`` on the wire."""
     n = len(frame.payload)
-    header = bytes((PROTOCOL_VERSION, frame.kind.value, frame.seq, n >> 8, n & 0xFF))
+    header = bytes((FRAME_VERSION, frame.kind.value, frame.seq, n >> 8, n & 0xFF))
     body = header + bytes((crc8_smbus(header),)) + frame.payload
     return bytes((SOF,)) + body + crc16_ccitt_false(body).to_bytes(2, "big")
 
@@ -107,8 +110,8 @@ def check_header(data: bytes | bytearray, start: int = 0) -> int:
         raise FrameError(f"start byte is 0x{data[start]:02X}, expected 0x{SOF:02X}")
     if crc8_smbus(memoryview(data)[start + 1 : start + 6]) != data[start + 6]:
         raise FrameError("header CRC-8 mismatch")
-    if data[start + 1] != PROTOCOL_VERSION:
-        raise FrameError(f"protocol version {data[start + 1]!r} is not {PROTOCOL_VERSION}")
+    if data[start + 1] != FRAME_VERSION:
+        raise FrameError(f"protocol version {data[start + 1]!r} is not {FRAME_VERSION}")
     if data[start + 2] not in _KINDS:
         raise FrameError(f"unknown frame kind 0x{data[start + 2]:02X}")
     length = (data[start + 4] << 8) | data[start + 5]

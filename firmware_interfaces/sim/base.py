@@ -7,6 +7,7 @@ import random
 import secrets
 from abc import ABC, abstractmethod
 
+from ..protocol.challenge import answer
 from ..protocol.common import (
     ClearCmd,
     Cleared,
@@ -73,11 +74,19 @@ class SimDevice(ABC):
         self.door_open = False
         self.door_opens = 0
         self.power_ons = 1
+        self.key: bytes | None = None
+        """The hello key (``--key-file``): without one the hello answers no challenge."""
+
+    def hello(self, nonce: str | None) -> Ident:
+        """The identity, answering ``nonce`` with the key when both are there."""
+        if self.key is None or nonce is None:
+            return self.ident
+        return answer(self.key, nonce, self.ident)
 
     def handle(self, request: Record) -> tuple[Record, list[Record]]:
         """The reply to ``request`` and any events it raised."""
         if isinstance(request, HelloCmd):
-            return self.ident, []
+            return self.hello(request.nonce), []
         if isinstance(request, PingCmd):
             return Pong(), []
         if isinstance(request, ClearCmd):

@@ -13,6 +13,7 @@ import signal
 import sys
 from types import FrameType
 
+from ..device_keys import read_key_file
 from .base import SimDevice
 from .channels import Listener, PtyListener, TcpListener
 from .link import DeviceLink, LinkFaults
@@ -44,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--link", metavar="PATH", help="with --pty: the stable symlink to make")
     parser.add_argument("--seed", type=int, help="repeatable run (default: secrets)")
     parser.add_argument("--serial", help="serial number to report")
+    parser.add_argument("--key-file", metavar="PATH",
+                        help="the hello key (hex, mode 600): answer the host's challenge")
     parser.add_argument("-v", "--verbose", action="store_true", help="log requests to stderr")
     parser.add_argument("--parent-pid", type=int, metavar="PID",
                         help="end when process PID (the controller that started it) ends")
@@ -98,6 +101,8 @@ def build_device(args: argparse.Namespace) -> SimDevice:
                            args.serial)
         device.set_lid(args.lid_open)
     device.set_door(args.door_open)
+    if args.key_file is not None:
+        device.key = read_key_file(args.key_file)
     return device
 
 

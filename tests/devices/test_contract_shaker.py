@@ -13,7 +13,7 @@ from tests.devices.helpers import Backend, next_event
 
 def test_hello_names_the_device(shaker_backend: Backend) -> None:
     hello = shaker_backend.open(ShakerDriver).hello
-    assert hello.device == "shaker" and hello.proto == 1 and hello.fw_hash.startswith("sha256:")
+    assert hello.device == "shaker" and hello.proto == 2 and hello.fw_hash.startswith("sha256:")
 
 
 def test_a_shake_gives_three_dice(shaker_backend: Backend) -> None:

@@ -20,7 +20,7 @@ def open_ready(b: Backend) -> ShufflerDriver:
 
 def test_hello_names_the_device(shuffler_backend: Backend) -> None:
     hello = shuffler_backend.open(ShufflerDriver).hello
-    assert hello.device == "shuffler" and hello.proto == 1
+    assert hello.device == "shuffler" and hello.proto == 2
     assert hello.model and hello.serial and hello.fw
     assert hello.fw_hash.startswith("sha256:") and len(hello.fw_hash) == 71
 

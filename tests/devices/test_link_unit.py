@@ -103,5 +103,5 @@ def test_the_fake_keeps_a_history_and_repeats_with_a_seed() -> None:
             shuffler.shuffle()
             decks.append([shuffler.deal().cards for _ in range(7)])
             assert fake.seen[1:] == ["SHUFFLE"] + ["DEAL"] * 7
-            assert fake.seen[0].startswith("HELLO proto=1 session=")
+            assert fake.seen[0].startswith("HELLO proto=2 session=")
     assert decks[0] == decks[1]

@@ -23,7 +23,8 @@ DRIVER_API = {
     "CATALOGUE", "COUNTERS", "DEVICE", "STATUS",
 }
 DEVICE_MESSAGES = {
-    "IDENT": {"device", "model", "serial", "proto", "fw", "fw_hash", "rng", "seed", "caps"},
+    "IDENT": {"device", "model", "serial", "proto", "fw", "fw_hash", "rng", "seed", "caps",
+              "mac"},
     "OK": set(), "PONG": set(), "ERR": {"cmd", "code"},
     "FAULT": {"code"}, "CLEARED": {"code"}, "DOOR": {"open"},
     "SHUFFLED": {"shuffle", "count", "deck", "cards"},

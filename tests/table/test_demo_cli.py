@@ -157,6 +157,14 @@ def test_run_with_a_bad_table_file_stops_at_start_naming_the_key(tmp_path: Path)
     assert not (tmp_path / "j.sqlite").exists()
     real = tmp_path / "real.toml"  # a real shuffler on a machine without GPIO (this one)
     real.write_text(SIM_TABLE.read_text().replace('"sim://shuffler"', '"/dev/ttyUSB9"'))
+    keyless = paigow("run", "--table", str(real), "--no-display",
+                     "--journal", str(tmp_path / "j.sqlite"))
+    assert keyless.returncode == 2 and "[shuffler] names no hello key" in keyless.stderr
+    key = tmp_path / "shuffler.key"
+    key.write_text("ab" * 32 + "\n")
+    key.chmod(0o600)
+    real.write_text(SIM_TABLE.read_text().replace(
+        '"sim://shuffler"', f'"/dev/ttyUSB9"\nkey_file = "{key}"'))
     no_gpio = paigow("run", "--table", str(real), "--no-display",
                      "--journal", str(tmp_path / "j.sqlite"))
     assert no_gpio.returncode == 2  # on a Pi: the port that is not there

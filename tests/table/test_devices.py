@@ -73,9 +73,12 @@ def test_a_seeded_simulator_is_refused_where_the_table_forbids_it(
 
 def test_a_real_url_is_opened_and_refused_when_its_hello_does_not_match(
         tmp_path: Path, table: OpenTable) -> None:
-    with SimProcess("shaker", seed=2) as sim:
+    key = tmp_path / "shaker.key"  # a real device names its hello key
+    key.write_text("cd" * 32 + "\n")
+    key.chmod(0o600)
+    with SimProcess("shaker", seed=2, key=bytes.fromhex("cd" * 32)) as sim:
         wrong = _table_file(tmp_path, f'[shaker]\nurl = "{sim.url}"\nmodel = "DSH-9"\n'
-                                      "allow_seeded = true\n")
+                                      f'allow_seeded = true\nkey_file = "{key}"\n')
         with pytest.raises(TableConfigError, match="needs its GPIO pin factory"):
             table("tiles", path=wrong)
         with pytest.raises(TableDeviceError, match="model 'DSH-3' is not the approved 'DSH-9'"):
@@ -84,7 +87,7 @@ def test_a_real_url_is_opened_and_refused_when_its_hello_does_not_match(
             table("tiles", path=wrong, pin_factory=mock_factory(),
                   sim_faults={"shaker": {"cocked": 1}})
         right = _table_file(tmp_path, f'[shaker]\nurl = "{sim.url}"\nmodel = "DSH-3"\n'
-                                      "allow_seeded = true\n", "right.toml")
+                                      f'allow_seeded = true\nkey_file = "{key}"\n', "right.toml")
         devices = table("tiles", path=load_table(right), pin_factory=mock_factory())
         assert devices.sims == {} and devices.dice.roll().faces is not None
         assert sim.running
