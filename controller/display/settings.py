@@ -1,4 +1,5 @@
-"""The display's settings: who may sign in (the staff list), standing tokens, the page's title.
+"""The display's settings: who may sign in (the staff list), standing tokens, the page's title,
+the host names it answers to.
 
 Validated once at start-up into frozen values (``DisplaySettings.from_mapping``); unknown keys
 are errors.  Every act needs the token of a session a member of staff opened with a PIN
@@ -23,6 +24,21 @@ OPERATOR_ROLES = frozenset({Role.DEALER, Role.SUPERVISOR})
 
 DEFAULT_TITLE = "Pai Gow table"
 """The page's title unless the settings name one."""
+HOST_MAX = 253
+"""The longest host name (DNS's limit); a longer ``Host`` could never match one."""
+_NOT_IN_HOSTS = frozenset("/@?#\\,")
+
+
+def host_problem(name: object) -> str | None:
+    """Why ``name`` is not a host name or address a request's ``Host`` could give, or None:
+    ASCII (an international name in its ``xn--`` form), printable, no space, no URL part."""
+    if not isinstance(name, str) or not name or len(name) > HOST_MAX:
+        return f"{name!r} is not text of 1 to {HOST_MAX} characters"
+    if not name.isascii() or not name.isprintable() or any(c.isspace() for c in name):
+        return f"{name!r} is not a host name: ASCII with no spaces (xn-- for other scripts)"
+    if _NOT_IN_HOSTS & set(name):
+        return f"{name!r} is a URL or a list, not a host name"
+    return None
 
 
 class DisplaySettingsError(ControllerError, ValueError):
@@ -50,11 +66,20 @@ class DisplaySettings:
                 raise DisplaySettingsError(f"display.tokens: {who.actor!r} has role "
                                            f"{who.role.value!r}; a token is for a dealer or a "
                                            f"supervisor")
+        if not isinstance(self.hosts, tuple):
+            raise DisplaySettingsError(f"display.hosts must be a list of host names, not "
+                                       f"{self.hosts!r}")
+        for name in self.hosts:
+            problem = host_problem(name)
+            if problem:
+                raise DisplaySettingsError(f"display.hosts: {problem}")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> DisplaySettings:
-        """From TOML-like data: ``{"title": ..., "tokens": {TOKEN: {"name", "role"}}}``."""
-        unknown = sorted(set(data) - {"title", "tokens"})
+        """From TOML-like data: ``{"title": ..., "hosts": [NAME, ...], "tokens": {TOKEN:
+        {"name", "role"}}}``; ``hosts`` are the names served besides this machine's own, as
+        ``--allowed-host`` gives them."""
+        unknown = sorted(set(data) - {"title", "tokens", "hosts"})
         if unknown:
             raise DisplaySettingsError(f"display: unknown key {unknown[0]!r}")
         tokens: dict[str, Who] = {}
@@ -71,4 +96,8 @@ class DisplaySettings:
         title = data.get("title", DEFAULT_TITLE)
         if not isinstance(title, str):
             raise DisplaySettingsError(f"display.title must be text, not {title!r}")
-        return cls(tokens, title)
+        hosts = data.get("hosts", [])
+        if not isinstance(hosts, list | tuple):
+            raise DisplaySettingsError(f"display.hosts must be a list of host names, not "
+                                       f"{hosts!r}")
+        return cls(tokens, title, hosts=tuple(hosts))
