@@ -250,10 +250,8 @@ class TableRunner:
 
     def _act(self, name: str, who: Who, *args: Any, **kwargs: Any) -> list[Record]:
         """Do an act through the table; a refusal or a lost device is journaled, not fatal."""
-        if self.on_duty is not None and who.role is not Role.SYSTEM:
-            who = self.on_duty(who.role) or who  # nobody signed in: the simulated operator
         try:
-            records = self.table.act(name, who, *args, **kwargs)
+            records = self.table.act(name, self._on_duty(who), *args, **kwargs)
         except DeviceLostError:
             self._refusals = []  # the engine journaled the fault; the supervisor deals with it
         except (IllegalActError, PortError) as err:  # a device answering nonsense: a refusal
@@ -268,7 +266,7 @@ class TableRunner:
         if self._stop.is_set():
             return
         try:
-            self.table.act(name, who)
+            self.table.act(name, self._on_duty(who))
         except DeviceLostError:
             self._refusals = []  # journaled by the engine, or interrupted by a stop
         except (IllegalActError, PortError) as err:
@@ -276,6 +274,13 @@ class TableRunner:
                 self._note_refusal(name, err)
         else:
             self._refusals = []
+
+    def _on_duty(self, who: Who) -> Who:
+        """The person signed in for ``who``'s role, whose act it is journaled as; ``who`` (the
+        simulated operator) while nobody is, and always for the system's own acts."""
+        if self.on_duty is None or who.role is Role.SYSTEM:
+            return who
+        return self.on_duty(who.role) or who
 
     def _note_refusal(self, name: str, err: Exception) -> None:
         if isinstance(err, IllegalActError):
