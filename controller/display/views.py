@@ -6,7 +6,7 @@ Nothing here decides a rule: results come from the settle record, the house way 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
@@ -15,6 +15,7 @@ from ..journal import Record
 from ..round import Phase, Who
 from ..round.oversight import OversightEngine
 from ..rules.dealing import HOUSE
+from .offers import role_acts, seat_acts, setting_seq
 from .play_views import (
     BankView,
     CutView,
@@ -28,15 +29,6 @@ from .play_views import (
     pot_view,
 )
 from .visibility import Sight
-
-_PLAIN_ACTS = ("open_round", "close_bets", "shuffle", "deal_packet", "build_woodpile", "roll",
-               "expose_dealer", "settle")
-"""Acts that need no arguments: the page can offer them as buttons when ``can_x`` allows."""
-
-_ANY_REASON = "a reason"
-"""Stands in for the text an act needs when only asking whether it could be done now."""
-_ANY_CUT = "foot-say"
-"""A named cut with no options: stands in for the banker's call when asking ``can_cut``."""
 
 
 class SettingView(TypedDict):
@@ -225,60 +217,6 @@ def _alerts(engine: OversightEngine[Any], faults: Sequence[Record]) -> list[Aler
     return alerts
 
 
-def _can(engine: OversightEngine[Any], who: Who, faults: Sequence[str]) -> list[str]:
-    """The acts ``who`` could do now: the plain ones, and those whose arguments the page asks
-    for (``void``, ``bank``, ``clear_fault``) asked with stand-in values."""
-    allowed = []
-    for act in _PLAIN_ACTS:
-        check: Callable[[Who], bool] | None = getattr(engine, f"can_{act}", None)
-        if check is not None and check(who):
-            allowed.append(act)
-    state = engine.round
-    bank_position = state.bank_offer if state is not None and state.bank_offer else 2
-    can_cut: Callable[[Who, str], bool] | None = getattr(engine, "can_cut", None)
-    asks: dict[str, Callable[[], bool]] = {
-        "void": lambda: engine.can_void(who, _ANY_REASON),
-        "bank": lambda: engine.can_bank(who, bank_position, 1),
-        "clear_fault": lambda: any(engine.can_clear_fault(who, f) for f in faults),
-        "offer_bank": lambda: engine.can_offer_bank(who),
-        "decline_bank": lambda: engine.can_decline_bank(who),
-        "cut": lambda: can_cut is not None and can_cut(who, _ANY_CUT),
-    }
-    allowed.extend(act for act, ask in asks.items() if ask())
-    return allowed
-
-
-def _seat_acts(engine: OversightEngine[Any], position: int) -> list[str]:
-    """What the page may offer at one position now (for a dealer): bet, correct the bet, set
-    the hand, correct the setting, read it with the camera."""
-    state, who = engine.round, Who.dealer()
-    if state is None or state.closed:
-        return []
-    acts = []
-    stake = ante_due(engine, position)
-    if stake is None:
-        stake = engine.game.limits.min_bet
-    if engine.can_take_bet(who, position, stake):
-        acts.append("take_bet")
-    repeat = last_wager(engine, position)
-    if repeat is not None and engine.can_take_bet(who, position, repeat):
-        acts.append("repeat_bet")
-    if position in state.bets and state.phase in (Phase.BETTING, Phase.CLOSED):
-        acts.append("correct_bet")
-    if state.phase is Phase.SETTING and not state.critical_faults:
-        if position == HOUSE and engine.game.play.pot is None:
-            acts.append("expose_dealer")  # the dealer's hand, also when a player banks
-        elif position in state.playing() and position not in state.settings:
-            acts.extend(("set_hand", "play_house_way"))  # the engine names a missing hand
-    has_setting = position in state.settings or (position == HOUSE
-                                                 and state.exposure is not None)
-    if has_setting and state.phase in (Phase.SETTING, Phase.EXPOSED):
-        acts.append("correct_setting")
-    if engine.can_read_camera(who, position):
-        acts.append("read_camera")
-    return acts
-
-
 def seeded(engine: OversightEngine[Any]) -> bool:
     """Whether a device of the table draws from a seed (a fake or a seeded simulator)."""
     for port in (getattr(engine, "shuffler", None), getattr(engine, "dice", None)):
@@ -357,8 +295,8 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
             "read": bool(state and position in state.camera and visible),
             "result": results.get(position),
             "bet_seq": state.bets[position][1] if bet and state else None,
-            "setting_seq": _setting_seq(state, position),
-            "acts": _seat_acts(engine, position),
+            "setting_seq": setting_seq(state, position),
+            "acts": seat_acts(engine, position, sight),
             "offered": position == offered and position != banker,
             "ante_due": ante_due(engine, position),
             "last_wager": last_wager(engine, position),
@@ -385,8 +323,8 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
         "dice": list(state.dice.faces) if state and state.dice else None,
         "seats": seats, "dealer": dealer,
         "alerts": _public_alerts(alerts) if public else alerts,
-        "can": {"dealer": _can(engine, Who.dealer(), fault_ids),
-                "supervisor": _can(engine, Who.supervisor(), fault_ids)},
+        "can": {"dealer": role_acts(engine, Who.dealer(), fault_ids),
+                "supervisor": role_acts(engine, Who.supervisor(), fault_ids)},
         "last_seq": state.records[-1].seq if state and state.records else None,
         "limits": {"min_bet": limits.min_bet, "max_bet": limits.max_bet,
                    "fortune_min": limits.fortune_min, "fortune_max": limits.fortune_max},
@@ -395,16 +333,3 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
         "play": play_view(engine), "bank": bank_view(engine), "pot": pot_view(engine),
         "cut": cut_view(engine),
     }
-
-
-def _setting_seq(state: Any, position: int) -> int | None:
-    """The record that stands for the position's setting (the one a correction names)."""
-    if state is None:
-        return None
-    if position in state.settings:
-        seq: int = state.settings[position].seq
-        return seq
-    if position == HOUSE and state.exposure is not None:
-        exposed: int = state.exposure.seq
-        return exposed
-    return None

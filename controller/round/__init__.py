@@ -14,6 +14,7 @@ from .errors import (
     FaultActiveError,
     IllegalActError,
     PhaseError,
+    PiecesUnknownError,
     PortError,
     RoleError,
     RoundError,
@@ -27,6 +28,6 @@ from .tiles import TileRound
 __all__ = [
     "ROLES", "CameraPort", "DeviceLostError", "DicePort", "DiceRoll",
     "FakeCamera", "FakeDice", "FakeShuffler", "FaultActiveError", "IllegalActError",
-    "Phase", "PhaseError", "PokerRound", "PortError", "RoleError", "RoundError",
-    "RoundState", "ShufflerPort", "TileRound", "Who",
+    "Phase", "PhaseError", "PiecesUnknownError", "PokerRound", "PortError", "RoleError",
+    "RoundError", "RoundState", "ShufflerPort", "TileRound", "Who",
 ]

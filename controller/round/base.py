@@ -22,7 +22,14 @@ from ..rules.home_pot import PotStatus, check_ante
 from ..rules.rotation import check_cover, in_turn, offer
 from ..rules.seat import Bet, HandSet, SetBy
 from .acts import ROLES, Who
-from .errors import DeviceLostError, FaultActiveError, IllegalActError, PhaseError, RoleError
+from .errors import (
+    DeviceLostError,
+    FaultActiveError,
+    IllegalActError,
+    PhaseError,
+    PiecesUnknownError,
+    RoleError,
+)
 from .games import GameRules
 from .history import TableHistory
 from .ports import CameraPort, DicePort
@@ -388,8 +395,8 @@ class RoundEngine(Generic[S]):
             text = hand.split() if isinstance(hand, str) else list(hand)
             pieces = self._rules(act, lambda: self.game.hand(text))
         else:
-            raise IllegalActError(act, f"position {position}'s pieces are not known: give "
-                                       f"the setting or the hand")
+            raise PiecesUnknownError(act, f"position {position}'s pieces are not known: give "
+                                          f"the setting or the hand")
         if len(pieces) != self.game.hand_size:
             raise IllegalActError(act, f"position {position} needs {self.game.hand_size} "
                                        f"pieces, not {len(pieces)}")

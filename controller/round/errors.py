@@ -26,6 +26,11 @@ class PhaseError(IllegalActError):
     """An act refused because the round is not at the step that allows it."""
 
 
+class PiecesUnknownError(IllegalActError):
+    """An act refused only for want of a position's pieces, which no device told: the operator
+    gives them with the act (the display still offers it)."""
+
+
 class FaultActiveError(IllegalActError):
     """An act refused because a fault that affects the outcome is active."""
 

@@ -56,7 +56,10 @@ def view(client: Any) -> dict[str, Any]:
 
 
 def seat(client: Any, position: int) -> dict[str, Any]:
-    return next(s for s in view(client)["seats"] if s["position"] == position)
+    """One position as the dealer sees it (the public is offered no acts)."""
+    seats = client.get("/api/table", headers=DEALER).json()["seats"]
+    found: dict[str, Any] = next(s for s in seats if s["position"] == position)
+    return found
 
 
 def deal_poker(client: Any) -> None:
@@ -111,7 +114,8 @@ def test_a_tile_round_with_a_cut(table_for: Any) -> None:
         if path == "woodpile":
             [pile] = built["records"]
             assert pile["event"]["cut"]["cut"] == "cup-say"
-    playing = [p for p in view(client)["seats"] if p["acts"] and p["position"] != 1]
+    dealers = client.get("/api/table", headers=DEALER).json()["seats"]
+    playing = [p for p in dealers if p["acts"] and p["position"] != 1]
     hands = iter(TILE_HANDS)
     for entry in playing:
         ok(client.post("/api/round/hands", headers=DEALER,
@@ -173,10 +177,11 @@ def test_rotation_a_player_takes_the_bank(table_for: Any) -> None:
     ok(client.post("/api/round/bets", headers=DEALER, json={"position": 1, "wager": 2500}))
     ok(client.post("/api/round/bets", headers=DEALER, json={"position": 4, "wager": 1000}))
     deal_poker(client)
-    assert seat(client, 1)["acts"] == ["expose_dealer"]
+    assert seat(client, 1)["acts"] == []  # the dealer's hand is exposed once the others set
     assert seat(client, 3)["acts"] == ["set_hand", "play_house_way"]  # the player-banker sets
     for position in (3, 4):
         ok(client.post("/api/round/hands", headers=DEALER, json={"position": position}))
+    assert seat(client, 1)["acts"] == ["expose_dealer"]
     ok(client.post("/api/round/dealer", headers=DEALER))
     done = ok(client.post("/api/round/settle", headers=DEALER))
     [settle] = [r["event"] for r in done["records"] if r["kind"] == "settle"]

@@ -43,7 +43,7 @@ def test_a_tile_round_resumes_on_postgres_after_a_restart(pg_url: str) -> None:
         for path in ("close-bets", "woodpile", "roll"):
             assert first.post(f"/api/round/{path}", headers=DEALER).status_code == 200
     with TestClient(tiles_app(pg_url)) as second:
-        view = second.get("/api/table").json()
+        view = second.get("/api/table", headers=DEALER).json()  # the dealer's acts
         assert view["game"] == "tiles" and view["phase"] == "setting"
         hands = iter(["6-6 4-5 1-2 3-3", "2-2 5-6 1-3 4-4", "1-1 5-5 2-4 3-6"])
         for seat in view["seats"]:

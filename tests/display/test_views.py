@@ -91,7 +91,7 @@ def test_seat_acts_through_setting_and_correction(client: TestClient) -> None:
         assert client.post(f"/api/round/{path}", headers=DEALER).status_code == 200, path
     now = seats(client)
     playing = [p for p, s in now.items() if "set_hand" in s["acts"]]
-    assert playing == [4] and "expose_dealer" in now[1]["acts"]
+    assert playing == [4] and now[1]["acts"] == []  # exposed once position 4 has set
     assert len(now[4]["hand"]) == 7  # the dealer sees a player's hand to key it in
     assert now[1]["hand"] == [] and now[1]["face_down"]  # not his own before exposure
     assert all(now[p]["hand"] == [] for p in (2, 3, 5, 6, 7))  # vacant: collected unseen
@@ -99,6 +99,7 @@ def test_seat_acts_through_setting_and_correction(client: TestClient) -> None:
     seq = done.json()["records"][0]["seq"]
     now = seats(client)
     assert now[4]["setting_seq"] == seq and now[4]["acts"] == ["correct_setting"]
+    assert now[1]["acts"] == ["expose_dealer"]
     exposed = client.post("/api/round/dealer", headers=DEALER).json()["records"][0]["seq"]
     assert seats(client)[1]["setting_seq"] == exposed
     client.post("/api/round/settle", headers=DEALER)
