@@ -239,10 +239,13 @@ class Journal:
         kinds = tuple(sorted(FAULT_KINDS))
         return active_faults(self._records(f"WHERE kind IN ({_marks(kinds)})", kinds))
 
-    def verify(self, anchor: Anchor | None = None) -> VerifyReport:
+    def verify(self, anchor: Anchor | None = None, *, batch: int | None = None) -> VerifyReport:
         """Walk the whole chain once; the report names the first bad record and why, or why
         the keys could not be checked (no key, the wrong key, or an unkeyed journal where a
-        key was given)."""
+        key was given).  With ``batch`` (a controller verifying its own journal while it
+        writes) the records up to the head as it was at the start are read ``batch`` at a
+        time, the connection free for appends between batches; later records are the next
+        verify's."""
         key, unchecked = None, None
         if self.key_id is not None:
             problem = self.write_problem()
@@ -256,10 +259,25 @@ class Journal:
                          f"can write to the database")
         macs = unchecked is None or self.key_id is None
         with self._driver():
-            report = self._backend.scan(
-                lambda rows, head: verify_rows(rows, head, anchor, key=key, macs=macs))
+            if batch is None:
+                report = self._backend.scan(
+                    lambda rows, head: verify_rows(rows, head, anchor, key=key, macs=macs))
+            else:
+                head = self._backend.head()
+                report = verify_rows(self._batches(head[0], batch), head, anchor, key=key,
+                                     macs=macs)
         return replace(report, key_id=self.key_id,
                        unchecked=unchecked if report.first_bad is None else None)
+
+    def _batches(self, last: int, size: int) -> Iterator[Row]:
+        """The stored rows up to ``last``, in order, read ``size`` at a time."""
+        after = 0
+        while after < last:
+            rows = self._backend.rows("WHERE seq > ? AND seq <= ?", (after, last), size)
+            yield from rows
+            if len(rows) < size:
+                return
+            after = rows[-1].seq
 
     def close(self) -> None:
         """Close the connection; the journal object is unusable afterwards."""

@@ -3,16 +3,26 @@ and ``GET /api/audit/randomness`` (the randomness audit), both read from the tab
 
 Only a supervisor's token may read them (401 without a token, 403 for a dealer).  The answers
 are the JSON of ``paigow audit --json`` plus ``plots``: inline SVG drawn by ``audit.svg``.
+
+Like ``paigow audit``, both verify the journal's chain first, in a worker thread (one verify at
+a time), its records read a batch at a time so the table keeps appending meanwhile.  A journal
+that does not verify is refused with 409 (the request is sound and the server well; the journal
+is in a state no report may be built on), ``detail`` naming the first bad record, also given as
+``first_bad`` and ``reason``.  ``unverified=true`` reports without verifying, and the report's
+first member is then ``unverified``, the line the page shows first, as a red banner.  Nothing is
+cached between requests: a record edited after one verify must fail the next.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, HTTPException, Query, status
-from fastapi.responses import HTMLResponse
+import anyio
+from fastapi import APIRouter, HTTPException, Query, Request, status
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from ...audit import (
     AuditError,
@@ -30,7 +40,7 @@ from ...audit.costs import DEFAULT_SAMPLES
 from ...audit.html_report import dealer_plots
 from ...audit.svg import bar_chart
 from ...audit.tabular import dealer_json, randomness_json
-from ...journal import Record, Role
+from ...journal import Record, Role, VerifyReport
 from ..deps import OperatorDep, TableDep
 from ..inputs import WORD_MAX
 from ..table import Table
@@ -38,6 +48,7 @@ from ..table import Table
 router = APIRouter(tags=["audit"])
 _PAGE = Path(__file__).parent.parent / "static" / "audit.html"
 _BATCH = 1000
+T = TypeVar("T")
 
 
 def _supervisor(who: OperatorDep) -> None:
@@ -85,14 +96,55 @@ def audit_page() -> HTMLResponse:
     return HTMLResponse(_PAGE.read_text(encoding="utf-8"))
 
 
-@router.get("/api/audit")
-def dealer_audit(table: TableDep, who: OperatorDep, start: FromQ = None, end: ToQ = None,
-                 dealer: DealerQ = None, shifts: ShiftsQ = "6,14,22",
-                 samples: Annotated[int, Query(ge=2, le=MAX_SAMPLES)] = 2000) -> dict[str, Any]:
-    """The dealer audit of this table's journal: per dealer, shift and table, every finding,
-    and the plots."""
-    _supervisor(who)
-    scope = _scope(start, end, dealer, shifts)
+UnverifiedQ = Annotated[bool, Query(description="report even when the journal does not verify "
+                                               "(the report then opens with 'unverified')")]
+_REFUSED: dict[int | str, dict[str, Any]] = {
+    409: {"description": "the journal does not verify: `detail` names the first bad record "
+                         "(`first_bad`, `reason`); `unverified=true` reports anyway"}}
+
+
+def banner(where: str) -> str:
+    """The first line of a report made without verifying the journal at ``where``."""
+    return (f"UNVERIFIED: the chain of {where} was not checked (unverified=true); nothing here "
+            f"is proven to be what the table wrote")
+
+
+def refusal(where: str, report: VerifyReport) -> JSONResponse:
+    """409 for a journal that does not verify, naming its first bad record."""
+    return JSONResponse(
+        {"detail": f"{where}: {report.line()}; refusing to audit a journal that does not "
+                   f"verify (unverified=true to go on)",
+         "first_bad": report.first_bad, "reason": report.reason or report.unchecked},
+        status_code=status.HTTP_409_CONFLICT)
+
+
+async def _in_thread(request: Request, work: Callable[[], T], *, verify: bool = False) -> T:
+    """``work`` in a worker thread; a verify waits for any other verify to end first."""
+    limiter = None
+    if verify:
+        limiter = getattr(request.app.state, "verify_limiter", None)
+        if limiter is None:
+            limiter = request.app.state.verify_limiter = anyio.CapacityLimiter(1)
+    return await anyio.to_thread.run_sync(work, limiter=limiter)
+
+
+async def _verified(request: Request, table: Table,
+                    unverified: bool) -> tuple[str | None, JSONResponse | None]:
+    """The banner a report opens with (``unverified``), or the refusal of a journal that does
+    not verify, or neither."""
+    where = table.journal.where
+    if unverified:
+        return banner(where), None
+    report = await _in_thread(request, partial(table.journal.verify, batch=_BATCH), verify=True)
+    return None, None if report.ok else refusal(where, report)
+
+
+def _first(mark: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    """A report with ``unverified`` as its first member when it was made without verifying."""
+    return data if mark is None else {"unverified": mark, **data}
+
+
+def _dealers(table: Table, scope: Scope, samples: int) -> dict[str, Any]:
     try:
         audits = audit_records(_records(table), table_label(table.journal.where), scope,
                                samples=samples)
@@ -102,15 +154,39 @@ def dealer_audit(table: TableDep, who: OperatorDep, start: FromQ = None, end: To
     return {**dealer_json(audits, groups, scope), "plots": dealer_plots(audits, groups)}
 
 
-@router.get("/api/audit/randomness")
-def randomness_audit(table: TableDep, who: OperatorDep, start: FromQ = None, end: ToQ = None,
-                     shifts: ShiftsQ = "6,14,22") -> dict[str, Any]:
-    """The randomness audit of this table's journal, with a plot per test."""
-    _supervisor(who)
-    scope = _scope(start, end, None, shifts)
+def _randomness(table: Table, scope: Scope) -> dict[str, Any]:
     draws = collect(_records(table), table_label(table.journal.where), scope)
     checks = run_checks(draws)
     plots = [f"<figure>{bar_chart(c.title, c.labels, c.observed, c.expected)}</figure>"
              for c in checks if c.labels]
     return {**randomness_json(checks, overall(checks), scope, dict(draws.notes)),
             "plots": plots}
+
+
+@router.get("/api/audit", response_model=None, responses=_REFUSED)
+async def dealer_audit(request: Request, table: TableDep, who: OperatorDep,
+                       start: FromQ = None, end: ToQ = None, dealer: DealerQ = None,
+                       shifts: ShiftsQ = "6,14,22",
+                       samples: Annotated[int, Query(ge=2, le=MAX_SAMPLES)] = 2000,
+                       unverified: UnverifiedQ = False) -> dict[str, Any] | JSONResponse:
+    """The dealer audit of this table's journal, verified first: per dealer, shift and table,
+    every finding, and the plots."""
+    _supervisor(who)
+    scope = _scope(start, end, dealer, shifts)
+    mark, refused = await _verified(request, table, unverified)
+    if refused is not None:
+        return refused
+    return _first(mark, await _in_thread(request, partial(_dealers, table, scope, samples)))
+
+
+@router.get("/api/audit/randomness", response_model=None, responses=_REFUSED)
+async def randomness_audit(request: Request, table: TableDep, who: OperatorDep,
+                           start: FromQ = None, end: ToQ = None, shifts: ShiftsQ = "6,14,22",
+                           unverified: UnverifiedQ = False) -> dict[str, Any] | JSONResponse:
+    """The randomness audit of this table's journal, verified first, with a plot per test."""
+    _supervisor(who)
+    scope = _scope(start, end, None, shifts)
+    mark, refused = await _verified(request, table, unverified)
+    if refused is not None:
+        return refused
+    return _first(mark, await _in_thread(request, partial(_randomness, table, scope)))
