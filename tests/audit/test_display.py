@@ -19,9 +19,10 @@ from tests.audit.conftest import Planted
 from tests.browser import chromium_missing, headless_chromium
 from tests.display.conftest import (
     DEALER,
+    DEALER_PIN,
     SETTINGS,
     SUPERVISOR,
-    SUPERVISOR_TOKEN,
+    SUPERVISOR_PIN,
     serve,
 )
 
@@ -78,6 +79,20 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
+def sign_in(browser: Any, staff: str, pin: str) -> None:
+    """Sign in on the audit page with staff id and PIN, and wait for the page to say so."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "audit-staff").is_displayed())
+    browser.find_element(By.ID, "audit-staff").send_keys(staff)
+    browser.find_element(By.ID, "audit-pin").send_keys(pin)
+    browser.find_element(By.ID, "audit-sign-in-button").click()
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "audit-who").text.startswith("signed in"))
+
+
 def test_the_page_shows_the_audit_in_a_browser(planted: Planted, browser: Any) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -85,8 +100,9 @@ def test_the_page_shows_the_audit_in_a_browser(planted: Planted, browser: Any) -
     with serve(_app(planted.path)) as url:
         browser.get(f"{url}/audit")
         wait = WebDriverWait(browser, 60)
-        browser.find_element(By.ID, "audit-token").send_keys(SUPERVISOR_TOKEN)
-        browser.find_element(By.CSS_SELECTOR, "#audit-sign-in button").click()
+        sign_in(browser, "sue", SUPERVISOR_PIN)
+        assert browser.find_element(By.ID, "audit-who").text == (
+            "signed in: Sue (sue, supervisor)")
         browser.find_element(By.ID, "run-dealers").click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#audit-result table.audit"))
         result = browser.find_element(By.ID, "audit-result")
@@ -100,15 +116,15 @@ def test_the_page_shows_the_audit_in_a_browser(planted: Planted, browser: Any) -
         assert "INCOMPLETE" in browser.find_element(By.ID, "audit-result").text
 
 
-def test_a_dealer_token_is_refused_on_the_page(planted: Planted, browser: Any) -> None:
+def test_a_dealer_is_refused_on_the_page(planted: Planted, browser: Any) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from tests.display.conftest import DEALER_TOKEN
     with serve(_app(planted.path)) as url:
         browser.get(f"{url}/audit")
-        browser.find_element(By.ID, "audit-token").send_keys(DEALER_TOKEN)
-        browser.find_element(By.CSS_SELECTOR, "#audit-sign-in button").click()
+        sign_in(browser, "ann", DEALER_PIN)
+        assert browser.find_element(By.ID, "audit-who").text == (
+            "signed in: Ann (ann, dealer): the audit is a supervisor's")
         browser.find_element(By.ID, "run-dealers").click()
         WebDriverWait(browser, 30).until(
             lambda d: "refused" in d.find_element(By.ID, "audit-message").text)

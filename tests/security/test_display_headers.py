@@ -68,7 +68,7 @@ def test_the_pages_load_under_the_policy_with_nothing_refused(tmp_path: Path) ->
     from selenium.webdriver.support.ui import WebDriverWait
 
     ready = {"/": lambda d: d.find_element(By.ID, "link").text == "live",
-             "/audit": lambda d: d.find_element(By.ID, "audit-token").is_displayed(),
+             "/audit": lambda d: d.find_element(By.ID, "audit-staff").is_displayed(),
              "/docs": lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
                  "data-endpoints")}
     with serve(make_app(tmp_path / "t.db")) as url, \

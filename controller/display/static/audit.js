@@ -1,9 +1,13 @@
-// The supervisor's audit page: asks /api/audit or /api/audit/randomness with the supervisor's
-// token (kept in sessionStorage like the dealer screen's) and draws tables; the plots are SVG
-// the server drew.
+// The supervisor's audit page: a supervisor signs in with staff id and PIN (POST /api/session,
+// as the dealer screen's acts.js does) or reuses the session this tab already holds (the dealer
+// screen keeps its token in sessionStorage under the same key); then the page asks /api/audit or
+// /api/audit/randomness and draws tables; the plots are SVG the server drew.  A journal that
+// does not verify is refused (409, the first bad record named) unless "even if the journal
+// does not verify" is ticked; such a report opens with a red UNVERIFIED banner.
 "use strict";
 
 const AUDIT_TOKEN_KEY = "paigow-token";
+let auditOperator = null;  // {actor, name, role, acts} while signed in
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -38,22 +42,107 @@ function query() {
     const value = document.getElementById(id).value.trim();
     if (value) params.set(key, value);
   }
+  if (document.getElementById("audit-unverified").checked) params.set("unverified", "true");
   return params.toString();
 }
 
-async function ask(path) {
+function say(text, refused) {
   const message = document.getElementById("audit-message");
+  message.textContent = text;
+  message.className = refused ? "refused" : "";
+}
+
+async function call(method, path, body) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   const token = sessionStorage.getItem(AUDIT_TOKEN_KEY);
-  const headers = token ? {Authorization: `Bearer ${token}`} : {};
-  message.textContent = "working…";
-  const reply = await fetch(`${path}?${query()}`, {headers});
-  const body = await reply.json();
-  if (!reply.ok) {
-    message.textContent = `refused: ${body.detail || reply.status}`;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const reply = await fetch(path, { method, headers,
+                                    body: body === undefined ? undefined : JSON.stringify(body) });
+  let answer = null;
+  try { answer = await reply.json(); } catch (err) { answer = { detail: reply.statusText }; }
+  return { ok: reply.ok, status: reply.status, answer };
+}
+
+function detailText(answer) {
+  const detail = answer && answer.detail;
+  if (Array.isArray(detail)) {  // FastAPI's 422: one entry per bad field
+    return detail.map(d => `${(d.loc || []).filter(p => p !== "query").join(".")}: ${d.msg}`)
+      .join("; ");
+  }
+  return detail || JSON.stringify(answer);
+}
+
+async function ask(path) {
+  say("working…", false);
+  const done = await call("GET", `${path}?${query()}`);
+  if (done.status === 401 && auditOperator) {  // the session ended (expired, signed out)
+    sessionStorage.removeItem(AUDIT_TOKEN_KEY);
+    auditOperator = null;
+    showOperator();
+  }
+  if (!done.ok) {
+    say(`refused (${done.status}): ${detailText(done.answer)}`, true);
+    document.getElementById("audit-result").replaceChildren();
     return null;
   }
-  message.textContent = "";
-  return body;
+  say("", false);
+  return done.answer;
+}
+
+function opening(data, ...rest) {  // an unverified report's banner comes first
+  const out = document.getElementById("audit-result");
+  if (data.unverified) {
+    out.replaceChildren(el("p", data.unverified, "unverified banner"), ...rest);
+  } else {
+    out.replaceChildren(...rest);
+  }
+  return out;
+}
+
+// --- signing in -------------------------------------------------------------------------------
+
+function showOperator() {
+  const who = document.getElementById("audit-who");
+  if (!auditOperator) {
+    who.textContent = "signed out: a supervisor signs in with staff id and PIN";
+  } else {
+    who.textContent = `signed in: ${auditOperator.name} (${auditOperator.actor}, `
+      + `${auditOperator.role})`
+      + (auditOperator.role === "supervisor" ? "" : ": the audit is a supervisor's");
+  }
+  document.getElementById("audit-sign-out").hidden = !auditOperator;
+  document.getElementById("audit-sign-in-fields").hidden = !!auditOperator;
+}
+
+async function signIn(staff, pin) {
+  sessionStorage.removeItem(AUDIT_TOKEN_KEY);
+  const done = await call("POST", "/api/session", { staff, pin });
+  if (!done.ok) {
+    auditOperator = null;
+    say(`refused (${done.status}): ${detailText(done.answer)}`, true);
+  } else {
+    sessionStorage.setItem(AUDIT_TOKEN_KEY, done.answer.token);
+    auditOperator = done.answer;
+    say(`signed in as ${auditOperator.name}`, false);
+  }
+  showOperator();
+}
+
+async function resume() {  // the session this tab holds (signed in here or on the dealer screen)
+  if (!sessionStorage.getItem(AUDIT_TOKEN_KEY)) { showOperator(); return; }
+  const done = await call("GET", "/api/operator");
+  if (!done.ok) sessionStorage.removeItem(AUDIT_TOKEN_KEY);
+  auditOperator = done.ok ? done.answer : null;
+  showOperator();
+}
+
+async function signOut() {
+  const done = await call("DELETE", "/api/session");
+  sessionStorage.removeItem(AUDIT_TOKEN_KEY);
+  auditOperator = null;
+  document.getElementById("audit-result").replaceChildren();
+  say(done.ok ? "signed out" : `signed out here (${detailText(done.answer)})`, false);
+  showOperator();
 }
 
 function plots(target, svgs) {
@@ -65,8 +154,7 @@ function plots(target, svgs) {
 }
 
 function showDealers(data) {
-  const out = document.getElementById("audit-result");
-  out.replaceChildren(el("h2", "Per dealer, shift and table"));
+  const out = opening(data, el("h2", "Per dealer, shift and table"));
   out.appendChild(table(
     ["dealer", "shift", "table", "rounds", "deviations", "rate", "realized cost",
      "expected cost", "±95%", "rule most often broken", "overrides", "fouls", "corrections",
@@ -96,11 +184,10 @@ function showDealers(data) {
 }
 
 function showRandomness(data) {
-  const out = document.getElementById("audit-result");
   const verdict = el("p", null);
   verdict.append("Verdict: ", el("span", data.verdict.toUpperCase(),
                                  `verdict-${data.verdict}`));
-  out.replaceChildren(el("h2", "Randomness"), verdict);
+  const out = opening(data, el("h2", "Randomness"), verdict);
   out.appendChild(table(
     ["test", "n", "statistic", "df", "p-value", "level", "result", "detail"],
     data.checks.map(c => [c.title, c.n, c.statistic === null ? "" : c.statistic.toFixed(2),
@@ -111,8 +198,13 @@ function showRandomness(data) {
 
 document.getElementById("audit-sign-in").addEventListener("submit", event => {
   event.preventDefault();
-  sessionStorage.setItem(AUDIT_TOKEN_KEY, document.getElementById("audit-token").value.trim());
-  document.getElementById("audit-message").textContent = "token set";
+  const staff = document.getElementById("audit-staff");
+  const pin = document.getElementById("audit-pin");
+  signIn(staff.value.trim(), pin.value).catch(err => say(`error: ${err}`, true));
+  pin.value = "";
+});
+document.getElementById("audit-sign-out").addEventListener("click", () => {
+  signOut().catch(err => say(`error: ${err}`, true));
 });
 document.getElementById("audit-filters").addEventListener("submit", async event => {
   event.preventDefault();
@@ -123,3 +215,4 @@ document.getElementById("run-randomness").addEventListener("click", async () => 
   const data = await ask("/api/audit/randomness");
   if (data) showRandomness(data);
 });
+resume().catch(err => say(`error: ${err}`, true));
