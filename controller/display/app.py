@@ -7,31 +7,50 @@ the act 403, an act the round's state refuses 409, a device that stopped answeri
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request, status
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from ..errors import ControllerError
 from ..round import DeviceLostError, IllegalActError, RoleError
 from .guard import Guard, HostCheck, open_writes
 from .inputs import invalid
 from .routes import acts, audit, cuts, docs, events, operator, page, rounds
 from .routes import table as table_route
 from .settings import DisplaySettings
-from .sign_in import Desk
+from .sign_in import SWEEP_SECONDS, Desk
 from .table import Table
 
 STATIC = Path(__file__).with_name("static")
+_log = logging.getLogger(__name__)
 
 
 def _refused(status_code: int, err: IllegalActError | DeviceLostError) -> JSONResponse:
     body = {"detail": str(err), "act": getattr(err, "act", None),
             "reason": getattr(err, "reason", str(err)), "error": type(err).__name__}
     return JSONResponse(body, status_code=status_code)
+
+
+async def _sweep_sessions(app: FastAPI) -> None:
+    """Every ``SWEEP_SECONDS``, end the sessions over their time, and their streams, whether or
+    not a request comes (``Desk.sweep``)."""
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        desk: Desk = app.state.desk  # read afresh: a program may set its own desk
+        if not desk.sweep_due():
+            continue
+        try:
+            await run_in_threadpool(desk.sweep)
+        except ControllerError:  # the journal refused the record: the next sweep tries again
+            _log.exception("ending expired sessions")
 
 
 def create_app(table: Table, settings: DisplaySettings | None = None, *,
@@ -43,8 +62,12 @@ def create_app(table: Table, settings: DisplaySettings | None = None, *,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if recover:
             table.recover()
-        yield
-        table.close()
+        sweeper = asyncio.create_task(_sweep_sessions(app))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            table.close()
 
     app = FastAPI(title=settings.title, summary="Dealer display and table API",
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # /docs is ours: offline

@@ -43,11 +43,11 @@ DeskDep = Annotated[Desk, Depends(get_desk)]
 
 
 async def _session(desk: Desk, token: str | None) -> Who | None:
-    """The person behind ``token`` (None: nobody); sessions that ran out are journaled first,
-    at any request, off the event loop (the journal waits for the table's lock)."""
-    ended = desk.expired()
-    if ended:
-        await run_in_threadpool(desk.journal_expired, ended)
+    """The person behind ``token`` (None: nobody); sessions that ran out are ended first (their
+    streams closed, their ends journaled), at any request, off the event loop (the journal
+    waits for the table's lock)."""
+    if desk.sweep_due():
+        await run_in_threadpool(desk.sweep)
     return None if token is None else desk.who(token)
 
 

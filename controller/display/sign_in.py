@@ -11,10 +11,16 @@ table's lock, so viewers are told as for any act.  The records:
 
 A wrong PIN and an unknown id get the same answer after the same work (a scrypt hash either way);
 repeated failures for one id are throttled whether or not the id exists.
+
+When a session ends, however it ends, its event streams end and its stream tickets are revoked
+(``Table.end_streams``).  Expiry is found by ``sweep``: at any request that finds a session over
+its time, and every ``SWEEP_SECONDS`` by the app's own task, so a stream left open on an idle
+screen ends within seconds of its session, not at the next request.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -23,7 +29,7 @@ from ..journal import Role
 from ..round import Who
 from ..staff import Ended, Member, SessionStore, Throttle
 from ..staff.pins import DUMMY
-from ..staff.sessions import Clock
+from ..staff.sessions import Clock, digest
 from .settings import DisplaySettings
 from .table import Table
 
@@ -31,6 +37,8 @@ SIGNED_IN = "operator_signed_in"
 """The journal kind of a sign-in at the display."""
 SIGNED_OUT = "operator_signed_out"
 """The journal kind of a session's end (signed out, relieved, expired)."""
+SWEEP_SECONDS = 5.0
+"""How often the app looks for sessions over their time (``Desk.sweep``)."""
 
 
 class SignInRefused(Exception):
@@ -50,6 +58,7 @@ class Desk:
         self.staff = settings.staff
         self.sessions = SessionStore(settings.staff.sessions, clock)
         self.throttle = Throttle(clock)
+        self._sweeping = threading.Lock()  # one sweep at a time, its records written before
         for token, who in settings.tokens.items():
             self.sessions.stand(token, who)
 
@@ -71,6 +80,8 @@ class Desk:
     def open(self, member: Member) -> str:
         """Sign ``member`` in without a PIN (``paigow demo`` signs its own staff in)."""
         token, relieved = self.sessions.open(member.who)
+        if relieved:
+            self.table.end_streams(self.sessions.keys())
         self._journal_ended(relieved, by=member.who)
         self._note({"type": SIGNED_IN, "v": 1, "staff": member.id, "name": member.name,
                     "role": member.role.value}, member.who)
@@ -80,16 +91,34 @@ class Desk:
         """End the session of ``token``; who signed out, or None if it named no session."""
         who = self.sessions.close(token)
         if who is not None:
+            self.table.end_streams(self.sessions.keys())
             self._journal_ended([Ended(who, "signed out")], by=who)
         return who
 
-    def expired(self) -> list[Ended]:
-        """Sessions over their time, removed (journal them with ``journal_expired``)."""
-        return self.sessions.expired()
+    def sweep_due(self) -> bool:
+        """Whether a sweep has work, or is under way (a request then waits for its records)."""
+        return self._sweeping.locked() or self.sessions.due()
 
-    def journal_expired(self, ended: Iterable[Ended]) -> None:
-        """Journal sessions that ended by expiry, by the table itself."""
-        self._journal_ended(ended, by=Who.system())
+    def sweep(self) -> list[Ended]:
+        """End the sessions over their time: their streams end, and each end is journaled by
+        the table itself (call in a worker thread: it waits for the table's lock)."""
+        with self._sweeping:
+            ended = self.sessions.expired()
+            if ended:
+                self.table.end_streams(self.sessions.keys())
+                self._journal_ended(ended, by=Who.system())
+        return ended
+
+    @staticmethod
+    def session_of(token: str) -> str:
+        """The session key (the token's digest) a stream or ticket opened with ``token``
+        ends with."""
+        return digest(token)
+
+    def live(self, session: str) -> bool:
+        """Whether the session keyed ``session`` is still open."""
+        open_now = self.sessions.keys()  # the store's token digests (a list, not a dict view)
+        return session in open_now
 
     def who(self, token: str) -> Who | None:
         """The person behind a live token, or None."""

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,6 +64,8 @@ class Subscription:
 
     loop: asyncio.AbstractEventLoop
     sight: Sight = Sight.PUBLIC
+    session: str | None = None
+    """The session (token digest) an operator's feed was opened with; it ends with it."""
     queue: asyncio.Queue[Published | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
@@ -79,6 +81,17 @@ class Subscription:
                 self.dropped = True
                 self.queue = asyncio.Queue(1)
                 self.queue.put_nowait(None)  # ends the stream; the page reconnects
+
+    def end(self) -> None:
+        """End the feed now, after what is already queued (call on the subscriber's loop)."""
+        if self.dropped:
+            return
+        self.dropped = True  # nothing more is offered
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:  # the stream is not waiting on a full queue: replace it
+            self.queue = asyncio.Queue(1)
+            self.queue.put_nowait(None)
 
 
 def _nothing_ahead(name: str, who: Who) -> AbstractContextManager[None]:
@@ -168,10 +181,11 @@ class Table:
 
     # --- viewers -------------------------------------------------------------------------------
 
-    def subscribe(self, sight: Sight = Sight.PUBLIC) -> Subscription:
-        """A new feed for ``sight`` on the running event loop (call from a coroutine);
-        ``TooManyViewers`` when every place is taken."""
-        sub = Subscription(asyncio.get_running_loop(), sight)
+    def subscribe(self, sight: Sight = Sight.PUBLIC, session: str | None = None) -> Subscription:
+        """A new feed for ``sight`` on the running event loop (call from a coroutine), ended
+        with ``session`` if given (``end_streams``); ``TooManyViewers`` when every place is
+        taken."""
+        sub = Subscription(asyncio.get_running_loop(), sight, session)
         with self.lock:
             if len(self._subscribers) >= self.limits.max_viewers:
                 raise TooManyViewers(f"{len(self._subscribers)} viewers already watch; the "
@@ -183,6 +197,20 @@ class Table:
         """Stop feeding ``sub``."""
         with self.lock:
             self._subscribers.discard(sub)
+
+    def end_streams(self, live: Collection[str]) -> None:
+        """Revoke the tickets and end the feeds of every session not in ``live`` (signed out,
+        relieved or expired): an operator's stream does not outlive the session it was
+        opened with."""
+        self.tickets.revoke(live)
+        with self.lock:
+            ended = [sub for sub in self._subscribers
+                     if sub.session is not None and sub.session not in live]
+        for sub in ended:
+            try:
+                sub.loop.call_soon_threadsafe(sub.end)
+            except RuntimeError:  # its loop is closed: the viewer is gone
+                self.unsubscribe(sub)
 
     @property
     def viewers(self) -> int:

@@ -126,6 +126,12 @@ class SessionStore:
             found = self._sessions.pop(key, None)
         return None if found is None or found.standing else found.who
 
+    def due(self) -> bool:
+        """Whether any session is over its time and not yet removed (``expired`` removes it)."""
+        now = self._clock()
+        with self._lock:
+            return any(s.ended(now, self.rules) is not None for s in self._sessions.values())
+
     def expired(self) -> list[Ended]:
         """Remove and report every session over its idle or longest time."""
         now = self._clock()

@@ -3,7 +3,9 @@
 Each event's ``id`` is the record's sequence number.  Who is looking comes from a bearer
 token (``Authorization``, for programs) or a short-lived ticket (``?ticket=``, for a browser's
 ``EventSource``, which cannot send headers: ``POST /api/events/ticket`` trades a token for
-one); with neither the stream is the public's (``visibility``).  ``Last-Event-ID`` catches a
+one); with neither the stream is the public's (``visibility``).  An operator's stream ends
+when the session it was opened with ends (signed out, relieved, expired: ``Table.end_streams``),
+and so do its tickets; the page then reconnects as what it now is.  ``Last-Event-ID`` catches a
 reconnecting operator up from the journal: at most ``EventLimits.catch_up`` records per
 request (a stream that sent a full batch ends, and the browser reconnects for the next), read
 and encoded in a worker thread of a small pool of its own, so catch-ups can neither hold the
@@ -25,7 +27,8 @@ from fastapi.responses import StreamingResponse
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from ...round import Who
-from ..deps import OperatorDep, TableDep, ViewerDep
+from ..deps import BearerDep, DeskDep, OperatorDep, TableDep, ViewerDep
+from ..sign_in import Desk
 from ..table import Published, Table, TooManyViewers
 from ..visibility import Sight, sight_of
 
@@ -66,17 +69,24 @@ def last_event_id(text: str | None) -> int | None:
     return int(value)
 
 
-def _watcher(table: Table, viewer: Who | None, ticket: str | None) -> Who | None:
-    """Who is watching: the token's operator, else the ticket's, else the public (None)."""
-    if viewer is not None or ticket is None:
-        return viewer
-    who = table.tickets.who(ticket)
-    if who is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED,
-                            "unknown or lapsed ticket: ask POST /api/events/ticket for a new "
-                            "one (or watch without one, as the public)",
-                            headers={"WWW-Authenticate": "Bearer"})
-    return who
+_LAPSED = HTTPException(status.HTTP_401_UNAUTHORIZED,
+                        "unknown or lapsed ticket, or its session ended: ask POST "
+                        "/api/events/ticket for a new one (or watch without one, as the public)",
+                        headers={"WWW-Authenticate": "Bearer"})
+
+
+def _watcher(table: Table, desk: Desk, viewer: Who | None, token: str | None,
+             ticket: str | None) -> tuple[Who | None, str | None]:
+    """Who is watching and the session the stream ends with: the token's operator, else the
+    ticket's, else the public (None, None)."""
+    if viewer is not None and token is not None:
+        return viewer, desk.session_of(token)
+    if ticket is None:
+        return None, None
+    found = table.tickets.find(ticket)
+    if found is None or not desk.live(found.session):
+        raise _LAPSED
+    return found.who, found.session
 
 
 def _framed(table: Table, after: int, sight: Sight) -> tuple[int, int, str]:
@@ -95,9 +105,13 @@ async def _catch_up(table: Table, after: int, sight: Sight) -> tuple[int, int, s
 
 
 @router.post("/events/ticket", response_model=TicketView)
-def ticket(table: TableDep, who: OperatorDep) -> TicketView:
-    """A ticket that opens ``/api/events?ticket=T`` as this operator sees the table."""
-    return {"ticket": table.tickets.issue(who), "actor": who.actor, "role": who.role.value,
+def ticket(table: TableDep, who: OperatorDep, desk: DeskDep,
+           credentials: BearerDep) -> TicketView:
+    """A ticket that opens ``/api/events?ticket=T`` as this operator sees the table, for as
+    long as the ticket lives and the session it came from lasts."""
+    assert credentials is not None  # OperatorDep refused a request without a token
+    issued = table.tickets.issue(who, desk.session_of(credentials.credentials))
+    return {"ticket": issued, "actor": who.actor, "role": who.role.value,
             "expires_in": int(table.tickets.seconds)}
 
 
@@ -107,24 +121,30 @@ def ticket(table: TableDep, who: OperatorDep) -> TicketView:
                        401: {"description": "unknown token or ticket; catch-up without one"},
                        422: {"description": "a Last-Event-ID that is no record number"},
                        503: {"description": "every viewer's place is taken"}})
-async def events(table: TableDep, viewer: ViewerDep,
+async def events(table: TableDep, viewer: ViewerDep, desk: DeskDep, credentials: BearerDep,
                  ticket: Annotated[str | None, Query(max_length=64)] = None,
                  last_event: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
                  ) -> StreamingResponse:
     """Every journal record from now on as this viewer may see it (and, for an operator, at
-    most a batch of those after ``Last-Event-ID``), as they are written."""
+    most a batch of those after ``Last-Event-ID``), as they are written; an operator's stream
+    ends when the session it was opened with ends."""
     after = last_event_id(last_event)
-    sight = sight_of(_watcher(table, viewer, ticket))
+    watcher, session = _watcher(table, desk, viewer,
+                                None if credentials is None else credentials.credentials, ticket)
+    sight = sight_of(watcher)
     if after is not None and sight is Sight.PUBLIC:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED,
                             "catch-up from the journal (Last-Event-ID) needs a dealer's or "
                             "supervisor's token or ticket; the public stream starts live",
                             headers={"WWW-Authenticate": "Bearer"})
     try:
-        sub = table.subscribe(sight)
+        sub = table.subscribe(sight, session)
     except TooManyViewers as err:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(err),
                             headers={"Retry-After": "5"}) from err
+    if session is not None and not desk.live(session):  # it ended while we subscribed
+        table.unsubscribe(sub)
+        raise _LAPSED
     try:
         count, sent, missed = (0, 0, "") if after is None else await _catch_up(table, after,
                                                                                sight)
