@@ -159,3 +159,38 @@ def test_an_expired_session_ends_its_stream_with_no_request(live: str, clock: Cl
         last = journal.records()[-1]
     assert (last.kind, last.actor, last.payload()["reason"]) == (SIGNED_OUT, "table",
                                                                  "expired (idle)")
+
+
+def test_the_page_of_a_session_ended_elsewhere_goes_on_as_the_public(tmp_path: Path) -> None:
+    from tests.browser import chromium_missing, headless_chromium
+
+    if chromium_missing():
+        pytest.skip(chromium_missing() or "")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    app = _app(tmp_path / "table.db")
+    with serve(app) as url, headless_chromium() as driver, \
+            httpx2.Client(base_url=url, timeout=READ_SECONDS) as client:
+        driver.get(url + "/")
+        wait = WebDriverWait(driver, 20)
+        wait.until(lambda d: d.find_element(By.ID, "link").text == "live")
+        driver.find_element(By.ID, "staff-id").send_keys("sue")
+        driver.find_element(By.ID, "pin").send_keys(SUPERVISOR_PIN)
+        driver.find_element(By.ID, "sign-in").click()
+        wait.until(lambda d: d.find_element(By.ID, "who").text.startswith("signed in"))
+        table = app.state.table
+        wait.until(lambda d: any(s.session for s in table._subscribers))  # the page's stream
+        token = driver.execute_script("return sessionStorage.getItem('paigow-token')")
+        # signed out from another screen: the page's stream ends, and so does its session
+        assert client.delete("/api/session",
+                             headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        wait.until(lambda d: d.find_element(By.ID, "who").text.startswith("read only"))
+        assert driver.find_element(By.ID, "message").text.startswith(
+            "signed out: the session ended")
+        wait.until(lambda d: table._subscribers and all(s.session is None
+                                                         for s in table._subscribers))
+        wait.until(lambda d: d.find_element(By.ID, "link").text == "live")
+        assert client.post("/api/round/open", headers=SUPERVISOR).status_code == 200
+        wait.until(lambda d: "betting" in d.find_element(By.ID, "round").text)
+        assert driver.execute_script("return sessionStorage.getItem('paigow-token')") is None

@@ -242,6 +242,15 @@ async function signOut() {
   showOperator();
 }
 
+// display.js found the token refused (the session ended elsewhere: signed out on another
+// screen, relieved, expired): show the page signed out.
+document.addEventListener("paigow-session-ended", () => {
+  if (!operator) return;
+  operator = null;
+  showOperator();
+  say("signed out: the session ended (signed out elsewhere, relieved or expired)", true);
+});
+
 document.getElementById("sign-in-form").addEventListener("submit", event => {
   event.preventDefault();
   const staff = document.getElementById("staff-id");

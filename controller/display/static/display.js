@@ -12,6 +12,13 @@ function viewerHeaders() {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
+// Our token was refused: its session ended (signed out elsewhere, relieved, expired).  Forget
+// it and tell acts.js; the page goes on as the public sees the table.
+function sessionLost() {
+  sessionStorage.removeItem(VIEWER_TOKEN_KEY);
+  document.dispatchEvent(new CustomEvent("paigow-session-ended"));
+}
+
 function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -165,10 +172,18 @@ async function refresh() {
   const fetchRecall = recallStale;
   recallStale = false;
   const headers = viewerHeaders();
-  const [table, recall] = await Promise.all([
-    fetch("/api/table", { headers }).then(r => r.json()),
-    fetchRecall ? fetch("/api/rounds?last=10", { headers }).then(r => r.json()) : null,
+  const [tableReply, recallReply] = await Promise.all([
+    fetch("/api/table", { headers }),
+    fetchRecall ? fetch("/api/rounds?last=10", { headers }) : null,
   ]);
+  if (headers.Authorization && (tableReply.status === 401
+                                || (recallReply && recallReply.status === 401))) {
+    sessionLost();  // read again as the public
+    recallStale = true;
+    return refresh();
+  }
+  const table = await tableReply.json();
+  const recall = recallReply ? await recallReply.json() : null;
   latest = table;
   renderRound(table); renderAlerts(table); renderPlay(table); renderDealer(table);
   renderSeats(table);
@@ -190,6 +205,7 @@ async function streamUrl() {  // an operator's stream needs a ticket; the public
   const headers = viewerHeaders();
   if (!headers.Authorization) return "/api/events";
   const answer = await fetch("/api/events/ticket", { method: "POST", headers });
+  if (answer.status === 401) sessionLost();
   if (!answer.ok) return "/api/events";  // a token no longer valid: watch as the public
   return `/api/events?ticket=${encodeURIComponent((await answer.json()).ticket)}`;
 }
