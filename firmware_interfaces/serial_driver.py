@@ -32,7 +32,7 @@ from .errors import (
     DeviceTimeout,
     ProtocolError,
 )
-from .events import LINK_LOST, REFUSED, DeviceEvent
+from .events import LINK_LOST, REFUSED, DeviceEvent, EventQueue
 from .identity import Expected, check_answer, check_identity, check_same_device
 from .link_config import LinkStats, Timing
 from .port import Connector, LineLost, Port
@@ -77,7 +77,7 @@ class SerialLink:
         self.name = name or expected.device or "device"
         self.timing = timing or Timing()
         self.stats = LinkStats()
-        self.events: queue.Queue[DeviceEvent] = queue.Queue()
+        self.events: queue.Queue[DeviceEvent] = EventQueue()
         self._connect, self.catalogue, self._expected = connector, catalogue, expected
         self._on_event = on_event
         self._line = _Line()

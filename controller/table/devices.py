@@ -21,7 +21,7 @@ from typing import Self, TypeVar
 
 from firmware_interfaces.device_keys import make_key
 from firmware_interfaces.errors import DeviceConfigError, DeviceError, DeviceRefused
-from firmware_interfaces.events import DeviceEvent
+from firmware_interfaces.events import DeviceEvent, EventQueue
 from firmware_interfaces.gpio import ButtonPress, DealerPanel, PinFactory, mock_factory
 from firmware_interfaces.link_config import Timing
 from firmware_interfaces.shaker import ShakerDriver
@@ -53,7 +53,7 @@ class TableDevices:
     panel: DealerPanel
     pin_factory: PinFactory
     presses: queue.Queue[ButtonPress] = field(default_factory=queue.Queue)
-    events: queue.Queue[DeviceEvent] = field(default_factory=queue.Queue)
+    events: queue.Queue[DeviceEvent] = field(default_factory=EventQueue)
     sims: dict[str, SimProcess] = field(default_factory=dict)
     seed: int | None = None
     _closer: ExitStack = field(default_factory=ExitStack, repr=False)
@@ -164,7 +164,7 @@ def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None
                                f"(pin_factory=...); only a simulated table uses MockFactory")
     # The camera first: missing artwork stops the start-up before any process is started.
     camera = VisionCameraPort.for_game(game, seed=seed, source=camera_source, look=camera_look)
-    events: queue.Queue[DeviceEvent] = queue.Queue()
+    events: queue.Queue[DeviceEvent] = EventQueue()
     sims: dict[str, SimProcess] = {}
     with ExitStack() as stack:
         shuffler = None

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_interfaces.errors import DeviceInterrupted, DeviceTimeout
+from firmware_interfaces.events import EVENT_LIMIT, EventQueue
 from firmware_interfaces.link_config import Timing
 from firmware_interfaces.shaker import ShakerDriver
 from firmware_interfaces.shuffler import ShufflerDriver
@@ -99,3 +100,30 @@ def test_interrupt_ends_a_call_under_way_at_once(start_sim: Start) -> None:
             shuffler.shuffle()  # 60 s reply wait: only the interrupt ends it this soon
         assert time.monotonic() - started < 30.0
         timer.join()
+
+
+def test_an_event_storm_keeps_only_the_newest_events(start_sim: Start) -> None:
+    # A storm of unsolicited events from a device nobody reads grew the host's queue without
+    # bound; the queue now keeps the newest EVENT_LIMIT and counts what gave way.
+    sim = start_sim("shaker")
+    with ShakerDriver.open(sim.url, timing=QUICK) as shaker:
+        shaker.control(storm=1)
+        deadline = time.monotonic() + 30.0
+        while shaker.stats.events <= 3 * EVENT_LIMIT and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert shaker.stats.events > 3 * EVENT_LIMIT  # the storm did come
+        events = shaker.events
+        assert isinstance(events, EventQueue)
+        assert events.qsize() <= EVENT_LIMIT
+        assert events.dropped >= shaker.stats.events - EVENT_LIMIT - 1
+
+
+def test_the_event_queue_drops_the_oldest_first() -> None:
+    from firmware_interfaces.events import DeviceEvent
+    from firmware_interfaces.protocol.common import Fault
+
+    kept = EventQueue(limit=3)
+    for n in range(5):
+        kept.put(DeviceEvent("shaker-1", Fault(f"f{n}")))
+    assert kept.dropped == 2
+    assert [kept.get_nowait().record for _ in range(3)] == [Fault(f"f{n}") for n in (2, 3, 4)]
