@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
-
-from vision.memory import keep_freed_memory
 
 from .catalog import load_tile_way, poker_way_names, tile_way_names
 from .commands import audit as audit_commands
@@ -23,7 +20,6 @@ from .commands import tiles
 from .commands import tiles_analysis as tiles_analysis_commands
 from .commands import vision as vision_commands
 from .commands.common import UsageError, compare_pairs, read_lines
-from .errors import ControllerError
 from .files import read_text
 from .profile import DEFAULT_PROFILE, load_profile
 from .round_file import load_round, settle_round, settlement_json, settlement_text
@@ -35,15 +31,9 @@ from .rules.errors import CardCountError, RulesError
 from .rules.house_way import HouseWayChoice
 from .rules.poker_eval import describe
 from .rules.setting import seven
+from .startup import add_logging_options, fail, run_handler, start_process
 from .tile_profile import DEFAULT_TILE_PROFILE
 from .tile_round import is_tile_round
-
-Handler = Callable[[argparse.Namespace], int]
-
-
-def _fail(message: str) -> NoReturn:
-    print(f"paigow: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
 
 
 def _choice_json(cards: str, way: str, choice: HouseWayChoice) -> dict[str, object]:
@@ -194,12 +184,13 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose mistakes are one line and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        _fail(message if self.prog == "paigow" else f"{self.prog}: {message}")
+        fail(message if self.prog == "paigow" else f"{self.prog}: {message}")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = _Parser(prog="paigow", description=__doc__)
+    add_logging_options(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("set", help="set a hand by the house way")
@@ -265,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``paigow`` console script."""
-    keep_freed_memory()  # frames' planes reused, not faulted in afresh (``vision.memory``)
+    start_process()  # before numpy loads: the process's settings (``controller.startup``)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     # Cards may follow options ("set poker --way mgm As Kd ..."): argparse leaves them over.
@@ -276,13 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.cards.extend(extra)
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    handler: Handler = args.handler
-    try:
-        return handler(args)
-    except (UsageError, RulesError, ControllerError) as err:
-        _fail(str(err))
-    except BrokenPipeError:
-        return 0
+    return run_handler(args)
 
 
 if __name__ == "__main__":

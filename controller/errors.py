@@ -9,3 +9,7 @@ class ControllerError(Exception):
 
 class ConfigError(ControllerError, ValueError):
     """A configuration file that is missing, unreadable or invalid; the message names it."""
+
+
+class UsageError(Exception):
+    """A command-line mistake: reported in one line with exit status 2."""

@@ -29,7 +29,7 @@ DEFAULT_PROFILE = "classic"
 _KEYS = {"name", "title", "game", "house_way", "positions", "ruleset", "settlement", "play",
          "pot"}
 HEADS_UP = 2
-"""Positions of a heads-up table: the dealer and one seat (seed 004)."""
+"""Positions of a heads-up table: the dealer and one seat (docs/sources.md: [D4])."""
 POKER_POSITIONS = (HEADS_UP, 7)
 """A Pai Gow Poker table is heads-up or has the dealer and six player positions."""
 

@@ -4,7 +4,7 @@
 ``rules.home_pot``), ``banking`` (``house``: the house banks unless a supervisor approves a
 player, the default; ``rotation``: the bank is offered to each player in turn,
 ``rules.rotation``) and ``repeat_wager`` (``true``: "Deal" repeats a position's last wager unless
-it is changed, seed 004 line 19).  ``[pot]`` (only with ``mode = "pot"``): ``ante_cents`` and the
+it is changed, [D4] l.19).  ``[pot]`` (only with ``mode = "pot"``): ``ante_cents`` and the
 pot's ``foul`` policy.  Unknown keys and bad values are ConfigErrors naming them
 (``docs/table_profiles.md``).
 """

@@ -1,7 +1,7 @@
 """Tile-table profiles: ``game = "tiles"`` files under ``config/profiles/``, validated once.
 
 A tile profile names the house way, the ranking ruleset (``gee_joon_tie``: how a single Gee Joon
-tile ranks in a tie, ../shared/reference/pai_gow_tiles.md section 2.6), how the main wager
+tile ranks in a tie, docs/sources.md: [T8]), how the main wager
 settles (commission with its rounding, foul policy, limits) and the eight positions.  Unknown
 keys are errors, as for the Pai Gow Poker profiles (``profile``); a tile table takes no side bets.
 """

@@ -1,4 +1,4 @@
-"""Banking rotation (rules.rotation): golden turns and cover checks cited to seed 003."""
+"""Banking rotation (rules.rotation): golden turns and cover checks cited to docs/sources.md [D3]."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ def test_heads_up_settles_its_one_seat(tmp_path: Path, capsys: pytest.CaptureFix
     obj = json.loads(out)
     assert code == 0 and obj["profile"] == "heads-up" and len(obj["seats"]) == 1
     seat = obj["seats"][0]
-    # even money less 5% commission (seed 004 line 16), rounded down to the quarter
+    # even money less 5% commission ([D4] l.16), rounded down to the quarter
     assert (seat["outcome"], seat["commission"], seat["net"]) == ("win", 125, 2_375)
     assert obj["net_by_position"] == {"1": -2_375, "2": 2_375}
 

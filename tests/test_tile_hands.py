@@ -40,7 +40,7 @@ def rank(text: str, rules: TileRules = DEFAULT_TILE_RULES) -> int:
     return rank_hand(hand(text), rules)
 
 
-# --- the reference's counts (../shared/reference/pai_gow_tiles.md section 3) --------------------
+# --- the reference's counts (docs/sources.md: [T1]) --------------------
 
 def test_category_counts_over_all_496_hands() -> None:
     assert len(HANDS) == 496

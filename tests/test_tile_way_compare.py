@@ -79,7 +79,7 @@ def test_one_gain_against_every_dealer_hand_by_brute_force(
 
 
 def test_the_player_plays_lugers_player_column() -> None:
-    """Luger's columns differ (seed 001 l.185: Long, banker splits, player never): the dealer
+    """Luger's columns differ ([D1] l.185: Long, banker splits, player never): the dealer
     plays the banker column and the player the player column, swapped when the player banks."""
     classes = tile_classes()
     banker = strategy_table(classes, house_way_strategy("luger-optimal", RULES, "banker"))

@@ -1,4 +1,4 @@
-"""Properties of the ways read from seed 001 (australian, luger-optimal, harrahs), over every
+"""Properties of the ways read from docs/sources.md [D1] (australian, luger-optimal, harrahs), over every
 face multiset: the readings the golden files rest on, checked as a whole."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_harrahs_and_luger_differ_only_in_pair_hands(side: str) -> None:
 
 def test_lugers_columns_differ_only_where_the_table_says() -> None:
     """Banker and player columns differ for Long, Long Leg Seven, Big Head Six and Mixed Five
-    (seed 001 l.185, 189-197, 209); Harrah's way is the same on both sides."""
+    ([D1] l.185, 189-197, 209); Harrah's way is the same on both sides."""
     banker = TileWayEngine(load_tile_way("luger-optimal"), side="banker")
     player = TileWayEngine(load_tile_way("luger-optimal"), side="player")
     pairs = set()

@@ -23,7 +23,7 @@ from controller.rules.tiles import (
     parse_tiles,
 )
 
-# Section 1.1 of ../shared/reference/pai_gow_tiles.md, one row per face.
+# The tile set (docs/sources.md: [T1], [T2]), one row per face.
 NAMES = {
     "6-6": "Teen", "1-1": "Day", "4-4": "Yun", "1-3": "Gor", "5-5": "Mooy", "3-3": "Chong",
     "2-2": "Bon", "5-6": "Foo", "4-6": "Ping", "1-6": "Tit", "1-5": "Look",

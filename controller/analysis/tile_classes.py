@@ -1,7 +1,7 @@
 """Four-tile hands grouped by face multiset, with how many physical hands each class stands for.
 
 The 32 physical tiles are 21 faces (11 civil twice, 10 military once), so the 35,960 four-tile
-hands fall into 8,130 face-multiset classes (../shared/reference/pai_gow_tiles.md section 3).
+hands fall into 8,130 face-multiset classes (docs/sources.md: [T1]; recomputed by enumeration).
 Every strategy sees faces only, so all hands of one class play alike, and the dealer hands left
 by a player hand depend only on its class: the number of dealer hands of class ``d`` beside a
 player hand of class ``c`` is the product over faces of C(copies - c_f, d_f).

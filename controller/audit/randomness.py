@@ -1,7 +1,7 @@
 """The randomness audit: chi-square and carry-over tests over the dice and the deal orders the
 journal holds, each with a p-value and a pass or fail at the regulators' confidence level.
 
-Levels (``../shared/reference/hardware_vision_regulation.md`` §2.2): the dice and the start
+Levels (docs/sources.md: [R1], [R2]): the dice and the start
 position are an RNG's output, tested at 99% (25 CFR 547.14, R1: a test fails when p < 0.01);
 the shuffler's output is tested at 95% (COMAR 36.05.02.17F, R4: fails when p < 0.05).
 A test with too little data for its approximation says so instead of passing.

@@ -7,19 +7,14 @@ from __future__ import annotations
 import argparse
 import errno
 import socket
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from vision.memory import keep_freed_memory
-
+from ..errors import UsageError as UsageError  # where the command modules have always found it
 from ..files import read_text
+from ..startup import add_logging_options, run_handler, start_process
 
 N = TypeVar("N", int, float)
-
-
-class UsageError(Exception):
-    """A command-line mistake: reported in one line with exit status 2."""
 
 
 def read_lines(path: str) -> Iterator[tuple[int, str]]:
@@ -49,24 +44,14 @@ def compare_pairs(args: argparse.Namespace, example: str) -> list[tuple[str, str
 def run_alone(add_parsers: Callable[[Any], None], argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` with only the subcommands ``add_parsers`` registers and run the handler.
 
-    Errors of the controller, the rules or the command line end in one ``paigow: error:`` line
-    and exit status 2, as under the ``paigow`` command itself.
+    The process starts as under the ``paigow`` command itself (``controller.startup``): its
+    settings first, then the same logging options and the same one-line errors, exit status 2.
     """
-    from ..errors import ControllerError
-    from ..rules.errors import RulesError
-
-    keep_freed_memory()  # as under the ``paigow`` command (``vision.memory``)
+    start_process()
     parser = argparse.ArgumentParser(prog="paigow")
+    add_logging_options(parser)
     add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.handler(args)
-    except (UsageError, RulesError, ControllerError) as err:
-        print(f"paigow: error: {err}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
-    return result
+    return run_handler(parser.parse_args(argv), exit_on_error=False)
 
 
 def listening_socket(host: str, port: int, hint: str = "") -> socket.socket:

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ControllerError
 from ..journal import Journal, Role
+from ..locations import config_file
 from ..round import PokerRound, TileRound
 from ..round.oversight import OversightEngine
 from ..staff import Member, PinHash, Staff, load_staff
-from .common import UsageError, listening_socket, number_in
+from .common import UsageError, listening_socket, number_in, run_alone
 from .journal import JournalCommandError, add_key_option, open_writer
 from .serving import add_serving_options, served_hosts, tls
 
@@ -34,11 +35,11 @@ if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these 
     from ..table.players import Habits, Setter
     from ..table.runner import Devices, TableRunner
 
-SIM_TABLE = Path(__file__).resolve().parents[2] / "config" / "tables" / "sim-table.toml"
-"""The simulated table's hardware file (``paigow demo``)."""
+SIM_TABLE = ("tables", "sim-table.toml")
+"""The simulated table's hardware file (``paigow demo``) among the config folders."""
 
-STAFF_DIR = Path(__file__).resolve().parents[2] / "config" / "staff"
-"""Where ``paigow run`` looks for a table's staff file (``NAME.toml``) when not given one."""
+STAFF_DIR = "staff"
+"""The config subfolder where ``paigow run`` looks for a table's staff file (``NAME.toml``)."""
 
 DISPLAY_PACE = 0.4
 """Seconds between acts when the display is on, so a viewer can follow the round."""
@@ -180,10 +181,11 @@ def _staff(args: argparse.Namespace, table_name: str) -> Staff:
     """``run``'s staff: ``--staff FILE``, else ``config/staff/TABLE.toml`` when it exists,
     else none (the display is read-only); says which."""
     path = args.staff
-    if path is None and (STAFF_DIR / f"{table_name}.toml").exists():
-        path = STAFF_DIR / f"{table_name}.toml"
+    default = config_file(STAFF_DIR, f"{table_name}.toml")
+    if path is None and default.exists():
+        path = default
     if path is None:
-        print(f"no staff file (--staff, or {STAFF_DIR / (table_name + '.toml')}): the display "
+        print(f"no staff file (--staff, or {default}): the display "
               f"is read-only", flush=True)
         return Staff()
     staff = load_staff(path)
@@ -278,7 +280,7 @@ def _habits(args: argparse.Namespace) -> Habits:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play on the simulated table."""
-    return _play(args, SIM_TABLE)
+    return _play(args, config_file(*SIM_TABLE))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -339,15 +341,7 @@ def add_parsers(subparsers: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run these commands alone (``python -m controller.commands.table``)."""
-    parser = argparse.ArgumentParser(prog="paigow")
-    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.handler(args)
-    except (ControllerError, UsageError) as err:
-        print(f"paigow: error: {err}", file=sys.stderr)
-        return 2
-    return result
+    return run_alone(add_parsers, argv)
 
 
 if __name__ == "__main__":

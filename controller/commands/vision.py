@@ -15,19 +15,22 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from vision.cards import CardReader, Deck, calibrate, load_faces
 from vision.errors import VisionError
-from vision.frame import GAMES, FrameReader, FrameResult, Game, for_game
 from vision.image_size import ImageTooLargeError
 from vision.items import Item
-from vision.layout import Layout
-from vision.sources import read_image
 
-from ..catalog import config_dir
+if TYPE_CHECKING:
+    from vision.frame import FrameReader, FrameResult, Game
+
+# The camera's modules (numpy, OpenCV) are imported by the commands that use them, not when
+# ``paigow`` starts: the process's thread settings must come before numpy loads
+# (``controller.startup``).
+
 from ..errors import ControllerError
 from ..files import read_text
+from ..locations import config_file
 from .common import number_in, run_alone
 
 
@@ -36,14 +39,17 @@ class VisionCommandError(ControllerError, ValueError):
 
 
 def layout_path(name: str) -> Path:
-    """The layout file a name stands for: a ``.toml`` path, or ``config/layouts/NAME.toml``."""
+    """The layout file a name stands for: a ``.toml`` path, or ``layouts/NAME.toml`` from the
+    config folders (``controller.locations``)."""
     if name.endswith(".toml") or "/" in name:
         return Path(name)
-    return config_dir() / "layouts" / f"{name}.toml"
+    return config_file("layouts", f"{name}.toml")
 
 
 def cmd_calibrate_cards(args: argparse.Namespace) -> int:
     """Learn a deck from a folder of face images and save the calibration."""
+    from vision.cards import calibrate, load_faces
+
     try:
         faces = load_faces(args.dir)
         deck = calibrate(faces, name=args.name or Path(args.dir).name, rounds=args.rounds)
@@ -76,6 +82,10 @@ def _summary(name: str, result: FrameResult) -> str:
 
 
 def _reader(args: argparse.Namespace) -> FrameReader:
+    from vision.cards import CardReader, Deck
+    from vision.frame import for_game
+    from vision.layout import Layout
+
     try:
         cards = CardReader(Deck.load(args.deck)) if args.deck else None
         layout = None
@@ -84,7 +94,7 @@ def _reader(args: argparse.Namespace) -> FrameReader:
             layout = Layout.parse(read_text(path, "layout"), path.stem)
     except VisionError as err:
         raise VisionCommandError(str(err)) from err
-    game = cast(Game, args.game or ("poker" if cards is not None else "tiles"))
+    game = cast("Game", args.game or ("poker" if cards is not None else "tiles"))
     if game == "poker" and cards is None:
         raise VisionCommandError("--game poker reads cards: give their deck with --deck CALIB")
     return for_game(game, cards, layout)
@@ -92,6 +102,8 @@ def _reader(args: argparse.Namespace) -> FrameReader:
 
 def cmd_read(args: argparse.Namespace) -> int:
     """Read every card, tile and die in each image."""
+    from vision.sources import read_image
+
     reader = _reader(args)
     if not args.deck and args.game is None:
         print("paigow: note: no --deck given: read as a tiles table (tiles and dice)",
@@ -126,6 +138,8 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 def add_parsers(subparsers: Any) -> None:
     """Register ``vision calibrate cards`` and ``vision read`` on ``add_subparsers()``."""
+    from vision.frame import GAMES
+
     vision = subparsers.add_parser("vision", help="camera: calibrate a deck, read frames")
     sub = vision.add_subparsers(dest="vision_command", required=True, metavar="COMMAND")
 

@@ -1,8 +1,8 @@
 """What earlier rounds of a table left behind, read from the journal: wagers, turns, the pot.
 
-A heads-up table's "Deal" repeats a position's last wager (seed 004 line 19); a banking rotation
-offers the bank to the position after the one offered last (seed 003 line 23); home play carries
-the pot and the ante exemptions from one deal to the next (seed 000 line 23).  All three come
+A heads-up table's "Deal" repeats a position's last wager ([D4] l.19); a banking rotation
+offers the bank to the position after the one offered last ([D3] l.23); home play carries
+the pot and the ante exemptions from one deal to the next ([D0] l.23).  All three come
 from the journal, never from memory alone, so they survive a restart and replay the same way.
 Only rounds of the same game, profile and mode (real or replay) count; a voided round leaves
 them as they were (its wagers are returned, its pot is untouched).

@@ -57,7 +57,7 @@ class TileRound(OversightEngine[TileSetting]):
 
     def verify_cut(self, who: Who, cut: str | Cut,
                    options: Mapping[str, str] | None = None) -> Cut:
-        """A named cut (seed 001 l.29-64), once per round, while betting or once bets are
+        """A named cut ([D1] l.29-64), once per round, while betting or once bets are
         closed, before the woodpile is dealt; returns the cut as it would be journaled."""
         self._check("cut", who, Phase.BETTING, Phase.CLOSED)
         done = self.cut_record()

@@ -4,7 +4,7 @@ The shuffler hands out the 53 cards as seven packets of seven (packet k is cards
 and four cards that are never used.  The dice pick the position that takes packet 1, counting the
 banker as 1, 8, 15 and going counter-clockwise; the packets follow in the same direction.  Empty
 positions still receive a packet, which is collected unseen (or offered as a dragon hand)
-(../shared/reference/pai_gow_poker.md section 1, "Deck" and "Seat/dice").
+(docs/sources.md: [P1], [P8]).
 
 The tile game deals the same way, eight stacks of four to eight positions (``tile_dealing``).
 Positions are table positions with the dealer (the house) at 1.  When a player banks, the count

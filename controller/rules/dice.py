@@ -2,8 +2,8 @@
 
 The banker's position counts as 1, 8 and 15 at a seven-position Pai Gow Poker table (1, 9 and
 17 at the eight-position tile table), and the count runs counter-clockwise round the table
-(../shared/reference/pai_gow_poker.md section 1, "Seat/dice"; ../shared/reference/pai_gow_tiles.md
-section 6, "Dice and starting position").  A roll is the record of the "roll" act; its text
+(docs/sources.md: [P8] for cards,
+[T2] for tiles).  A roll is the record of the "roll" act; its text
 form is ``3,5,6``.
 """
 

@@ -2,7 +2,7 @@
 
 Lines are in pay order, not poker order: the seven-card straight flushes and the royal match pay
 above five aces, and three of a kind pays above a straight, so a hand holding both is paid as
-trips (../shared/reference/pai_gow_poker.md sections 0 fact 8, 4.3, 5.1, 7 item 17).  The first
+trips (docs/sources.md: [P1], [P10]).  The first
 line that applies is the hand's line; the joker may complete the royal of a royal match but not
 its suited K-Q (Marina Bay Sands rules, section 5.1).  Three pair is a line of its own (two pairs
 and a third, the joker counting as an ace) because PT1 pushes it; every other table loses it.

@@ -1,6 +1,6 @@
 """Home play (the pot game): no bank, everyone antes, one player must hold both best hands.
 
-../shared/seeds/000_cec5477d21430945.txt line 23: "All players ante, then seven cards are dealt
+docs/sources.md: [D0] line 23: "All players ante, then seven cards are dealt
 to each player. [...] If one player has the highest front hand and back hand, then they collect
 the lot. If the highest front and back hand are split between two players, the pot remains
 uncollected, the other players (other than the two winners) ante again, and a new hand is

@@ -2,7 +2,7 @@
 
 Every amount in the rules core is an int of cents; nothing here touches a float.  The classic
 game takes 5 % of a player's net win, rounded down to the quarter at most tables
-(../shared/reference/pai_gow_poker.md section 1, "Commission"); both the rate and the rounding are
+(docs/sources.md: [P1]); both the rate and the rounding are
 table-profile values because rooms differ.
 """
 

@@ -1,6 +1,6 @@
 """Ruleset switches for Pai Gow Poker hand ranking, with sourced defaults.
 
-Sources (../shared/reference/pai_gow_poker.md): the wheel A-2-3-4-5 ranks second-highest in most
+Sources (docs/sources.md: [P1], [P8]): the wheel A-2-3-4-5 ranks second-highest in most
 Nevada and Atlantic City games and lowest in some rooms (section 0 fact 2, section 1); the joker is
 a "bug" in those games and fully wild in some California rooms (section 1); regulations say the
 high hand must "outrank" or be "equal to or higher than" the low hand (section 1; section 7,

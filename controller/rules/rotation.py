@@ -1,12 +1,12 @@
 """Banking rotation: the bank is offered to each player in turn, and a player-banker must cover.
 
-../shared/seeds/003_f1889ce09bbc857e.txt line 23: "each player will be given the opportunity
+docs/sources.md: [D3] line 23: "each player will be given the opportunity
 to act as the banker, covering all the bets of the rest of the players and acting as the house.
 This is not required, it's strictly optional"; line 75: "your turns at playing the bank".
 
 The turn passes one player position per round in the table's own order (2, 3, ... and round
 again: position 2 sits immediately to the dealer's right and the count runs counter-clockwise,
-seed 000 line 13).  A round's offer goes to the position in turn unless the dealer passes over
+[D0] l.13).  A round's offer goes to the position in turn unless the dealer passes over
 empty seats, which the offer then names as skipped; the next round's turn follows the position
 last offered.  The player may take the bank or decline it; on a decline the house banks the
 round.  A player-banker puts up a bank that must cover every wager against it, the house's

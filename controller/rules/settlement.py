@@ -4,7 +4,7 @@ The main wagers settle through the game-neutral ``bank.settle_bank`` (outcomes, 
 fouls, player banking; the tile game uses the same code).  What is poker's own is added here:
 a variant's commission and its dealer-hand push (``variants``), and the Fortune side bet with its
 Envy Bonus, always banked by the house, also when a player banks
-(../shared/reference/pai_gow_poker.md sections 0 fact 4, 1 and 5.8).  Every cent moves between
+(docs/sources.md: [P1], [P8], [P9]).  Every cent moves between
 positions, so the nets always sum to zero.
 
 Co-banking (a player sharing the bank 50/50 with the house, the hand set by the house way) is

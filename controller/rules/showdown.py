@@ -2,8 +2,8 @@
 
 Both games share the outcome rule: both hands higher wins, one each pushes, both lower loses; a
 tie on a hand ("copy") goes to the banker, so win + copy is a push and copy + copy a loss
-(../shared/reference/pai_gow_poker.md section 0 fact 4; ../shared/reference/pai_gow_tiles.md
-section 0 fact 6).  What differs between Pai Gow Poker and Pai Gow tiles is how two hands compare
+(docs/sources.md: [P1] for cards,
+[T8] for tiles).  What differs between Pai Gow Poker and Pai Gow tiles is how two hands compare
 and when a setting is legal; a game hands that in as a ``SettingRules`` object (``comparison``
 for the cards, ``tile_comparison`` for the tiles), so this module knows neither game.
 

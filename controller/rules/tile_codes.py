@@ -1,7 +1,7 @@
 """The words tile house ways use: tile codes, hand thresholds and exact hand values.
 
 House-way texts name tiles by pips, with H/L for the two kinds of one pip count
-(../shared/reference/pai_gow_tiles.md sections 1.1, 4.2, 4.3): ``12`` Teen, ``2`` Day, ``H8`` the
+(docs/sources.md: [T1], [T3], [T4], [T5]): ``12`` Teen, ``2`` Day, ``H8`` the
 4-4, ``L8`` a mixed eight, ``8`` either, ``gee`` a Gee Joon tile.  ``H2``/``L2`` are the JB
 Player Way's Teen/Day.  A code may also be a group name (``teen``, ``chop_bot``), a face
 (``2-6``), ``any``, an alias the way defines, or alternatives joined by ``|`` (``2|10|12``).

@@ -2,7 +2,7 @@
 
 The player takes a hand only when it ranks strictly higher; an equal rank (the same category and
 points with the same highest tile) is a copy, and so is every 0-0 whatever the tiles: both go to
-the banker (../shared/reference/pai_gow_tiles.md section 0 facts 4 and 6, section 2.5).  The
+the banker (docs/sources.md: [T1], [T2], [T8]).  The
 outcome rule, fouls and the bank are the game-neutral ``showdown`` and ``bank`` modules; this
 module gives them ``TileHands``, a ``showdown.SettingRules`` for ``TileSetting``.
 """

@@ -1,12 +1,12 @@
 """Pai Gow cuts: the named deliveries of the woodpile a banker may call for, with their options.
 
 The twenty cuts and their options are those of the user's seed document
-(../shared/seeds/001_7e743747224a20e3.txt, "seed 001", lines 29-64: "the possible deals ('Pai Gow
+(docs/sources.md: [D1], l.29-64: "the possible deals ('Pai Gow
 cuts') allowed by the Australian Casino commission"), each by its traditional and English name.
 A cut is a dealer's act: chosen, journaled with the round and shown to surveillance.
 
 Which stack each position then receives is *not* given by any public source we have: the seed
-names the cuts only; the Howcast video (ref pai_gow_tiles.md section 6) describes Cup Say, Jung
+names the cuts only; a Howcast video (docs/sources.md: [T8]) describes Cup Say, Jung
 Quat and Chee Yee in words without a stack order; an Australian rulebook's "Approved Cuts"
 appendix is not available.  So every cut is recorded only (``effect`` is None) and the deal
 stays the standard woodpile count (``tile_dealing``).  A cut whose order a source gives would
@@ -39,14 +39,14 @@ class CutSpec:
     traditional: str
     english: str
     options: tuple[tuple[str, tuple[str, ...]], ...]  # (option, its values), e.g. ("side", SIDE)
-    line: int  # the seed 001 line that names it
+    line: int  # the [D1] line that names it
     note: str = ""
     effect: tuple[int, ...] | None = None  # stack order when a public source gives it
 
     @property
     def source(self) -> str:
         """Where the cut is named."""
-        return f"seed 001 l.{self.line}"
+        return f"[D1] l.{self.line}"
 
     def to_json(self) -> dict[str, Any]:
         """The cut as a picker shows it: names, options with their values, source, effect."""
@@ -67,7 +67,7 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-# seed 001 lines 33-64, in the seed's order.  Where the traditional and the English names are the
+# [D1] l.33-64, in the seed's order.  Where the traditional and the English names are the
 # same (Sydney Harbour Bridge, Sydney Tower, China Bank) the seed prints the name twice.
 CUTS: Final = (
     _spec("Yat Dong Dong", "One Stack", 33, ("side", SIDE)),

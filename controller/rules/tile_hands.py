@@ -1,6 +1,6 @@
 """Two-tile Pai Gow hands: pairs, wongs, gongs and points, ranked as one int each.
 
-Order (../shared/reference/pai_gow_tiles.md section 0 facts 2-5, section 2): the Gee Joon pair >
+Order (docs/sources.md: [T1], [T2], [T8]): the Gee Joon pair >
 the other pairs by pair rank > wong (Teen or Day with a nine) > gong (Teen or Day with an eight,
 4-4 included) > points 9..0 (pips mod 10; a Gee Joon tile counts 3 or 6, whichever is higher, for
 points only).  The high nine (Teen or Day with a seven) is a nine whose high tile outranks every

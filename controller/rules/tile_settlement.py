@@ -4,7 +4,7 @@ Everything money-related is the game-neutral ``bank.settle_bank``, the same code
 Pai Gow Poker: both hands higher wins, both lower or copies loses, anything else pushes; a win
 pays even money less the profile's commission (5 %, with its rounding); a player may bank, the
 house then playing position 1 against that player; a foul loses or is re-set by the house way
-(../shared/reference/pai_gow_tiles.md section 0 fact 6, section 6 "Banking" and "Commission").
+(docs/sources.md: [T8]).
 A tile table has eight positions and takes no side bets.
 
 Not implemented: co-banking (a player sharing the bank 50/50 with the house, the hand set by the

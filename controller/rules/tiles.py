@@ -2,7 +2,7 @@
 
 A tile is its face, written low end first (``1-2``, ``6-6``); input in either order (``2-1`` is
 ``1-2``).  Eleven civil faces appear twice in a set, ten military faces once
-(../shared/reference/pai_gow_tiles.md section 0 fact 1, section 1.1).
+(docs/sources.md: [T1], [T2]).
 """
 
 from __future__ import annotations

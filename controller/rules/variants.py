@@ -1,8 +1,7 @@
 """Table variants: what the main game charges, and which dealer hands push every bet.
 
 A variant changes two things only, so one settlement serves them all: the commission on a win and
-a push condition on the dealer's hand (../shared/reference/pai_gow_poker.md sections 0 fact 9,
-3.3, 5.4 and 5.8):
+a push condition on the dealer's hand (docs/sources.md: [P1], [P9]):
 
 * ``classic``: 5 % commission (rate and rounding configurable); player banking allowed.
 * ``ez`` (EZ Pai Gow): no commission; every bet pushes when the dealer's high hand is exactly

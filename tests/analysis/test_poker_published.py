@@ -1,5 +1,5 @@
 """Published Pai Gow Poker figures that our code must reproduce, or whose distance
-docs/poker_odds.md explains ("Every published figure"; ../shared/reference/pai_gow_poker.md).
+docs/poker_odds.md explains ("Every published figure"; docs/sources.md [P1], [P10]).
 
 - The seven-card facts (ref 4.1, 4.3, 4.4) are exact: every hand counted through its class.
 - The published edges follow from their own win / push / loss triples with a plain commission

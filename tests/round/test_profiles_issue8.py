@@ -45,9 +45,9 @@ def test_the_new_profiles_load() -> None:
     assert heads_up.play.repeat_wager and tiles.play.repeat_wager
     for profile in (heads_up, tiles):
         limits = profile.settlement.limits
-        assert (limits.min_bet, limits.max_bet) == (500, 50000)  # seed 004 line 2: $5 to $500
-    assert tiles.house_way == "foxwoods"  # seed 004 line 15
-    assert tiles.settlement.commission.rate_bp == 500  # seed 004 line 16
+        assert (limits.min_bet, limits.max_bet) == (500, 50000)  # [D4] l.2: $5 to $500
+    assert tiles.house_way == "foxwoods"  # [D4] l.15
+    assert tiles.settlement.commission.rate_bp == 500  # [D4] l.16
 
 
 @pytest.mark.parametrize(("name", "change", "named"), [
@@ -272,7 +272,7 @@ def test_heads_up_poker_repeats_the_last_wager_and_plays_the_house_way(tmp_path:
         settled = engine.settle(DEALER).payload()
         seat = settled["seats"][0]
         played.append(seat["bet"]["wager"])
-        # seed 004 line 16: even money less 5%; 17: the wager is lost; 18: else a push
+        # [D4] l.16: even money less 5%; 17: the wager is lost; 18: else a push
         commission = stake * 5 // 100 // 25 * 25  # the profile rounds down to the quarter
         expected = {"win": stake - commission, "loss": -stake, "push": 0}
         assert settled["net"]["2"] == expected[seat["comparison"]["outcome"]]

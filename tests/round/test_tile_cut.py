@@ -30,7 +30,7 @@ def test_a_cut_is_journaled_and_rides_on_the_woodpile_record(tmp_path: Path) -> 
     assert record.kind == "cut" and record.actor == DEALER.actor
     assert data["cut"] == "cup-say" and data["english"] == "Tiger"
     assert data["options"] == {"side": "right", "level": "top"}
-    assert data["source"] == "seed 001 l.34" and data["effect"] == "recorded only"
+    assert data["source"] == "[D1] l.34" and data["effect"] == "recorded only"
     assert engine.phase is Phase.BETTING  # a cut changes no phase
     engine.close_bets(DEALER)
     woodpile = engine.build_woodpile(DEALER).payload()

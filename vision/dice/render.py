@@ -1,7 +1,7 @@
 """Render a die seen from above: white with black pips, lying flat or cocked on an edge.
 
-White dice with black pips are what this project draws and reads (reference
-hardware_vision_regulation.md section 3.4): glare on a glossy white die is a pale smear, never a
+White dice with black pips are what this project draws and reads (docs/sources.md:
+[R3]): glare on a glossy white die is a pale smear, never a
 dark spot, so it cannot pass for a pip, while on red dice with white pips it can.
 """
 

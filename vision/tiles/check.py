@@ -1,7 +1,7 @@
 """The set check over a round's tile reads: 32 tiles, each face as often as a set holds it.
 
 Pure logic on codes (``"6-6"``, ``"1-2"``, None for unknown); no imaging.  The 32 tiles make
-16 pairs (../shared/reference/pai_gow_tiles.md section 0 fact 1): a civil pair is two tiles of
+16 pairs (docs/sources.md: [T1]): a civil pair is two tiles of
 one face, a military pair two faces with the same pips (4-5 and 3-6, ...), and Gee Joon is
 1-2 with 2-4.
 """

@@ -1,7 +1,7 @@
 """The 32 Pai Gow tiles as the camera sees them: faces, pip layouts per end, red pips.
 
 Pure data, no imaging.  A tile code is its two ends low first (``"1-2"``, ``"6-6"``), as in the
-rules core, which vision does not import (../shared/reference/pai_gow_tiles.md sections 0 and 8).
+rules core, which vision does not import (docs/sources.md: [T1]).
 
 Layouts are given per end in the end's own frame: ``u`` runs across the tile (0 left, 1 right),
 ``v`` from the outer end (0) to the middle of the tile (1).  The lower end of an upright tile is

@@ -1,6 +1,6 @@
 """Render one Pai Gow tile seen from above: a black tile with drilled red and white pips.
 
-The look follows ../shared/reference/pai_gow_tiles.md section 8: black, about 2.6 times as long
+The look follows docs/sources.md: [T1], [T2]: black, about 2.6 times as long
 as wide, incised pips painted white, red on every one and four, the 6-6 half red.  Sprites are
 drawn once large and shrunk, so pip edges are smooth at any size.
 """
