@@ -1,4 +1,5 @@
-"""Home play's pot (rules.home_pot): golden deals cited to docs/sources.md [D0], properties, named errors."""
+"""Home play's pot (rules.home_pot): golden deals cited to docs/sources.md [D0],
+properties, named errors."""
 
 from __future__ import annotations
 

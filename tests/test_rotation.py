@@ -1,4 +1,5 @@
-"""Banking rotation (rules.rotation): golden turns and cover checks cited to docs/sources.md [D3]."""
+"""Banking rotation (rules.rotation): golden turns and cover checks cited to
+docs/sources.md [D3]."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ COVERS = _rows("cover")
 
 def test_the_golden_file_is_read() -> None:
     assert len(TURNS) >= 6 and len(COVERS) >= 4
-    assert all("seed" in row[-1] or "heads-up" in row[-1] for row in TURNS + COVERS)
+    assert all("[D3]" in row[-1] or "heads-up" in row[-1] for row in TURNS + COVERS)
 
 
 @pytest.mark.parametrize("row", TURNS, ids=lambda r: "-".join(r[:3]))

@@ -1,5 +1,5 @@
-"""Properties of the ways read from docs/sources.md [D1] (australian, luger-optimal, harrahs), over every
-face multiset: the readings the golden files rest on, checked as a whole."""
+"""Properties of the ways read from docs/sources.md [D1] (australian, luger-optimal,
+harrahs), over every face multiset: the readings the golden files rest on, checked as a whole."""
 
 from __future__ import annotations
 

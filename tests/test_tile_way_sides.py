@@ -1,5 +1,6 @@
-"""The engine keys added for the ways of docs/sources.md [D1]: ``side`` (Luger's banker and player columns) and
-``prefer_top_tile`` (the Australian way's "high tile on the high hand when given a choice")."""
+"""The engine keys added for the ways of docs/sources.md [D1]: ``side`` (Luger's banker and player
+columns) and ``prefer_top_tile`` (the Australian way's "high tile on the high hand when given a
+choice")."""
 
 from __future__ import annotations
 

@@ -1,21 +1,21 @@
 """Settling a round against the bank, for either game: outcomes, commission, player banking.
 
-Win pays even money less commission, push is 0, loss loses the wager
-(docs/sources.md: [P1], [P8]; [T8] for tiles).  The house is position 1 and banks by default.  When a
-player banks instead, the other seats play against that player and so does the house, whose hand
-plays as a seat with its own wager (no commission: the house would pay itself).  The
-player-banker pays commission on its net win across the table, only when that is positive.
-Every cent moves between positions, so the nets always sum to zero.
+Win pays even money less commission, push is 0, loss loses the wager (docs/sources.md: [P1], [P8];
+[T8] for tiles).  The house is position 1 and banks by default.  When a player banks instead, the
+other seats play against that player and so does the house, whose hand plays as a seat with its own
+wager (no commission: the house would pay itself).  The player-banker pays commission on its net win
+across the table, only when that is positive. Every cent moves between positions, so the nets always
+sum to zero.
 
-The game comes in as a ``showdown.SettingRules`` (how hands compare, when a setting is legal);
-Pai Gow Poker adds its variants' push and its Fortune and Envy side bets around this core
+The game comes in as a ``showdown.SettingRules`` (how hands compare, when a setting is legal); Pai
+Gow Poker adds its variants' push and its Fortune and Envy side bets around this core
 (``settlement``), the tile game adds nothing (``tile_settlement``).
 
-Co-banking (docs/sources.md: [P8] for cards,
-[T8] for tiles): a player and the house share the bank 50/50.  The co-banker's hand, which must have been
-set by the house way, plays as the bank against every other seat; the house plays no hand of its
-own.  The bank's result is split in halves, the house taking the odd cent (explicit rounding: the
-player's half is rounded toward zero); the player pays commission on a winning half.
+Co-banking (docs/sources.md: [P8] for cards, [T8] for tiles): a player and the house share the bank
+50/50.  The co-banker's hand, which must have been set by the house way, plays as the bank against
+every other seat; the house plays no hand of its own.  The bank's result is split in halves, the
+house taking the odd cent (explicit rounding: the player's half is rounded toward zero); the player
+pays commission on a winning half.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ pick the position that takes stack 1, counting the banker as 1 and every one of 
 positions counter-clockwise, vacant seats and the dead hand too: 9 or 17 is the banker, 10 or 18
 the position at the banker's immediate right.  The stacks follow in the same direction and all
 32 tiles are dealt; a vacant position's stack is discarded unseen
-(docs/sources.md: [T2], [T8]).  The counting is the cards' (``dealing.deal`` with eight positions); this
-module adds the tiles.  The dead hand is a position like any other: mark it vacant.
+(docs/sources.md: [T2], [T8]).  The counting is the cards' (``dealing.deal`` with eight
+positions); this module adds the tiles.  The dead hand is a position like any other: mark it vacant.
 """
 
 from __future__ import annotations
