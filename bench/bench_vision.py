@@ -7,8 +7,8 @@ seven spread hands (49 cards) are read. Targets (issue 5): at least 99.5 % of ca
 most 1 in 10,000 wrong, the rest unknown; median frame time at most 20 ms on one core. OpenCV
 and BLAS run on one thread here; one table is read before the timed ones, so that the
 reader's compiled kernels are compiled (or loaded from numba's cache). Calibrations are
-kept in ``.cache/assets/decks``, keyed by the source of ``vision``, so a second run reads
-at once. ``--why`` lists the unknown cards by
+kept in the per-user cache's ``assets/decks``, keyed by the source of ``vision``, so a
+second run reads at once. ``--why`` lists the unknown cards by
 cause (the read's note, or "not found"; the joker apart; covered cards apart from those on top).
 ``--no-second-look`` reads without the reader's second look at the empty places of spreads,
 to measure what that look costs and adds. This machine's speed drifts between runs: to
@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 
+from controller.locations import assets_dir  # noqa: E402
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
 from vision.cards.evaluate import evaluate  # noqa: E402
@@ -58,9 +59,9 @@ def main() -> int:
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
     rows = []
     for style in args.styles:
-        faces = load_faces(ROOT / ".cache" / "assets" / "cards" / style)
+        faces = load_faces(assets_dir() / "cards" / style)
         start = time.perf_counter()
-        deck = cached_deck(style, faces, ROOT / ".cache" / "assets" / "decks")
+        deck = cached_deck(style, faces, assets_dir() / "decks")
         made = time.perf_counter() - start
         reader = CardReader(deck, second_look=not args.no_second_look)
         # The reader's compiled kernels compile on their first call (or load from the disk

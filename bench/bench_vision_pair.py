@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from controller.locations import assets_dir  # noqa: E402
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
 from vision.items import Item  # noqa: E402
@@ -75,12 +76,12 @@ def main() -> int:
     cv2.setNumThreads(1)
     keep_freed_memory()  # as the paigow command does (vision.memory)
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
-    decks = ROOT / ".cache" / "assets" / "decks"
+    decks = assets_dir() / "decks"
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         other = _other(args.rev, Path(tmp))
         for style in args.styles:
-            faces = load_faces(ROOT / ".cache" / "assets" / "cards" / style)
+            faces = load_faces(assets_dir() / "cards" / style)
             here = CardReader(cached_deck(style, faces, decks))
             there = other.CardReader(  # type: ignore[attr-defined]
                 importlib.import_module(f"{OTHER}.cards.cache").cached_deck(style, faces, decks))

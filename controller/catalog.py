@@ -1,14 +1,14 @@
-"""Finding and loading the data files under ``config/``: house ways (cards and tiles) and table
-profiles."""
+"""Finding and loading the house ways (cards and tiles) among the config folders
+(``controller.locations``: a casino's own, then the shipped data)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
 from .files import read_text
+from .locations import config_dirs, config_files
 from .rules.errors import HouseWayError
 from .rules.house_way import HouseWayEngine
 from .rules.house_way_model import HouseWay
@@ -21,28 +21,38 @@ from .rules.tiles import Tile
 
 
 def config_dir() -> Path:
-    """The config folder: ``$PAIGOW_CONFIG`` or the repository's ``config/``."""
-    override = os.environ.get("PAIGOW_CONFIG")
-    return Path(override) if override else Path(__file__).resolve().parents[1] / "config"
+    """The first config folder searched: the casino's own (``--config``, ``$PAIGOW_CONFIG``),
+    else the shipped data (``controller.locations``)."""
+    return config_dirs()[0]
 
 
 def poker_way_dir() -> Path:
-    """Where the Pai Gow Poker house ways live."""
+    """The first config folder's Pai Gow Poker house ways."""
     return config_dir() / "house_ways" / "poker"
 
 
+def poker_way_files() -> dict[str, Path]:
+    """The Pai Gow Poker house ways by name, a casino's own before the shipped ones."""
+    return config_files("house_ways", "poker")
+
+
 def poker_way_names() -> list[str]:
-    """The names of the shipped Pai Gow Poker house ways."""
-    return sorted(p.stem for p in poker_way_dir().glob("*.toml"))
+    """The names of the Pai Gow Poker house ways (shipped and the casino's own)."""
+    return list(poker_way_files())
+
+
+def poker_way_file(name: str) -> Path:
+    """The file of one Pai Gow Poker house way; an unknown name lists the known ones."""
+    path = poker_way_files().get(name)
+    if path is None:
+        raise HouseWayError(f"unknown house way {name!r}; known: {', '.join(poker_way_names())}")
+    return path
 
 
 @cache
 def load_poker_way(name: str) -> HouseWay:
     """Read and validate one house way by name; an unknown name lists the known ones."""
-    path = poker_way_dir() / f"{name}.toml"
-    if not path.is_file():
-        raise HouseWayError(f"unknown house way {name!r}; known: {', '.join(poker_way_names())}")
-    return HouseWay.from_toml(read_text(path, "house way"), name)
+    return HouseWay.from_toml(read_text(poker_way_file(name), "house way"), name)
 
 
 def poker_engine(name: str, rules: PokerRules = DEFAULT_RULES) -> HouseWayEngine:
@@ -51,24 +61,34 @@ def poker_engine(name: str, rules: PokerRules = DEFAULT_RULES) -> HouseWayEngine
 
 
 def tile_way_dir() -> Path:
-    """Where the Pai Gow tile house ways live."""
+    """The first config folder's Pai Gow tile house ways."""
     return config_dir() / "house_ways" / "tiles"
 
 
+def tile_way_files() -> dict[str, Path]:
+    """The Pai Gow tile house ways by name, a casino's own before the shipped ones."""
+    return config_files("house_ways", "tiles")
+
+
 def tile_way_names() -> list[str]:
-    """The names of the shipped Pai Gow tile house ways."""
-    return sorted(p.stem for p in tile_way_dir().glob("*.toml"))
+    """The names of the Pai Gow tile house ways (shipped and the casino's own)."""
+    return list(tile_way_files())
+
+
+def tile_way_file(name: str) -> Path:
+    """The file of one tile house way; an unknown name lists the known ones."""
+    path = tile_way_files().get(name)
+    if path is None:
+        raise HouseWayError(
+            f"unknown tile house way {name!r}; known: {', '.join(tile_way_names())}"
+        )
+    return path
 
 
 @cache
 def load_tile_way(name: str) -> TileWay:
     """Read and validate one tile house way by name; an unknown name lists the known ones."""
-    path = tile_way_dir() / f"{name}.toml"
-    if not path.is_file():
-        raise HouseWayError(
-            f"unknown tile house way {name!r}; known: {', '.join(tile_way_names())}"
-        )
-    return TileWay.from_toml(read_text(path, "house way"), name)
+    return TileWay.from_toml(read_text(tile_way_file(name), "house way"), name)
 
 
 @cache

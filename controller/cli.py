@@ -20,7 +20,9 @@ from .commands import tiles
 from .commands import tiles_analysis as tiles_analysis_commands
 from .commands import vision as vision_commands
 from .commands.common import UsageError, compare_pairs, read_lines
+from .errors import ConfigError
 from .files import read_text
+from .locations import use_config
 from .profile import DEFAULT_PROFILE, load_profile
 from .round_file import load_round, settle_round, settlement_json, settlement_text
 from .rules.cards import check_distinct, parse_cards
@@ -191,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = _Parser(prog="paigow", description=__doc__)
     add_logging_options(parser)
+    parser.add_argument("--config", metavar="DIR",
+                        help="the casino's own config folder (house ways, profiles, tables, "
+                             "layouts), searched before the shipped data; or $PAIGOW_CONFIG")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("set", help="set a hand by the house way")
@@ -267,6 +272,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.cards.extend(extra)
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.config is not None:
+        try:
+            use_config(args.config)  # before any config file is read (the loaders cache)
+        except ConfigError as err:
+            parser.error(str(err))
     return run_handler(args)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from .catalog import config_dir, load_poker_way
 from .errors import ConfigError
 from .files import parse_toml, read_text
+from .locations import config_file, config_files
 from .rules.comparison import FoulPolicy
 from .rules.errors import RulesError
 from .rules.house_way import HouseWayEngine
@@ -62,8 +63,14 @@ class TableProfile:
 
 
 def profile_dir() -> Path:
-    """Where the table profiles live."""
+    """The first config folder's table profiles (a casino's own, else the shipped)."""
     return config_dir() / "profiles"
+
+
+def profile_file(name: str) -> Path:
+    """The file a profile name stands for: a ``.toml`` path as given, else ``NAME.toml`` from
+    the first config folder holding it (``controller.locations``)."""
+    return Path(name) if name.endswith(".toml") else config_file("profiles", f"{name}.toml")
 
 
 def profile_game(path: Path) -> str:
@@ -77,7 +84,7 @@ def profile_game(path: Path) -> str:
 
 def profile_names(game: str = "poker") -> list[str]:
     """The names of the shipped table profiles of one game (Pai Gow Poker by default)."""
-    return sorted(p.stem for p in profile_dir().glob("*.toml") if profile_game(p) == game)
+    return [name for name, path in config_files("profiles").items() if profile_game(path) == game]
 
 
 def table_section(data: Mapping[str, object], key: str, where: str) -> dict[str, object]:
@@ -144,7 +151,7 @@ def play_positions(data: Mapping[str, object], where: str, allowed: tuple[int, i
 @cache
 def load_profile(name: str = DEFAULT_PROFILE) -> TableProfile:
     """Load a shipped profile by name, or a profile file by path."""
-    path = Path(name) if name.endswith(".toml") else profile_dir() / f"{name}.toml"
+    path = profile_file(name)
     if not path.is_file():
         raise ConfigError(f"unknown table profile {name!r}; known: {', '.join(profile_names())}")
     profile = parse_profile(read_text(path, "profile"), str(path))

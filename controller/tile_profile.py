@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 from .catalog import load_tile_way
 from .errors import ConfigError
 from .files import read_text
-from .profile import HEADS_UP, play_positions, profile_dir, profile_names, read_toml, table_section
+from .profile import HEADS_UP, play_positions, profile_file, profile_names, read_toml, table_section
 from .rules.bank import BankRules
 from .rules.dice import TILE_POSITIONS
 from .rules.errors import RulesError
@@ -78,7 +77,7 @@ def parse_tile_profile(text: str, where: str) -> TileProfile:
 @cache
 def load_tile_profile(name: str = DEFAULT_TILE_PROFILE) -> TileProfile:
     """Load a shipped tile profile by name, or a profile file by path."""
-    path = Path(name) if name.endswith(".toml") else profile_dir() / f"{name}.toml"
+    path = profile_file(name)
     if not path.is_file():
         raise ConfigError(f"unknown tile profile {name!r}; known: "
                           f"{', '.join(tile_profile_names())}")

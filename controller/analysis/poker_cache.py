@@ -3,7 +3,7 @@
 A table is a pure function of the way's TOML text, the ruleset, the rules core's code and the
 class enumeration's code, so its file name carries a SHA-256 of all of them: editing any of
 them makes a new key and the old file is simply not read again.  The folder is
-``$PAIGOW_CACHE`` or the repository's ``.cache/poker_tables``; ``PAIGOW_CACHE=off`` turns the
+``$PAIGOW_CACHE`` or the per-user cache's ``poker_tables``; ``PAIGOW_CACHE=off`` turns the
 cache off.  A file that cannot be read or written is ignored: the table is then computed.
 """
 
@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from controller.catalog import poker_way_dir
+from controller.catalog import poker_way_file
+from controller.locations import user_cache
 from controller.rules.poker_rules import PokerRules
 
-_ROOT = Path(__file__).resolve().parents[2]
-_SOURCES = (*sorted((_ROOT / "controller" / "rules").glob("*.py")),
+_SOURCES = (*sorted((Path(__file__).resolve().parents[1] / "rules").glob("*.py")),
             Path(__file__).with_name("poker_classes.py"))
 Table = tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]
 
@@ -31,14 +31,14 @@ def cache_dir() -> Path | None:
     text = os.environ.get("PAIGOW_CACHE")
     if text is not None and text.strip().lower() in ("", "off", "0", "no"):
         return None
-    return Path(text) if text else _ROOT / ".cache" / "poker_tables"
+    return Path(text) if text else user_cache() / "poker_tables"
 
 
 def table_key(name: str, rules: PokerRules) -> str:
     """A digest of the way's text, the ruleset and the code that makes the table."""
     digest = hashlib.sha256()
     digest.update(repr(rules).encode())
-    for path in [poker_way_dir() / f"{name}.toml", *_SOURCES]:
+    for path in [poker_way_file(name), *_SOURCES]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:24]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..journal import Journal
-from ..profile import load_profile, profile_dir, profile_game
+from ..profile import load_profile, profile_file, profile_game
 from ..tile_profile import load_tile_profile
 from .oversight import OversightEngine
 from .poker import PokerRound
@@ -18,7 +17,7 @@ def table_engine(journal: Journal, profile: str, *, shuffler: ShufflerPort, dice
                  camera: CameraPort | None = None, replay: bool = False) -> OversightEngine[Any]:
     """The engine of the profile ``profile`` (a shipped name or a ``.toml`` path); an unknown
     name is a ConfigError naming it.  A tile table takes no shuffler."""
-    path = Path(profile) if profile.endswith(".toml") else profile_dir() / f"{profile}.toml"
+    path = profile_file(profile)
     if path.is_file() and profile_game(path) == "tiles":
         return TileRound(journal, load_tile_profile(profile), dice, camera, replay=replay)
     return PokerRound(journal, load_profile(profile), shuffler, dice, camera, replay=replay)

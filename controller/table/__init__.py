@@ -41,8 +41,9 @@ camera_source=None, camera_look=None)``: ``seed`` None draws from ``secrets`` (s
 started without ``--seed``); a seed makes the simulators and the camera's renderer repeatable,
 and the journal's ``Randomness`` (from each device's hello) says which. A bad table file
 raises ``TableConfigError`` (a ``controller.errors.ConfigError``) naming the file and key; a
-device whose hello the table file does not approve raises ``TableDeviceError``; missing card
-artwork raises ``AssetsMissingError`` naming ``scripts/test_assets.sh``.
+device whose hello the table file does not approve raises ``TableDeviceError``; card artwork
+is drawn into the per-user cache on first use (``artwork``), and when it cannot be,
+``AssetsMissingError`` says how to draw it.
 
 Errors: ``TableError`` is the root (a ``ControllerError``); port calls raise the engine's
 ``DeviceLostError`` when a device stops answering, loses its line or refuses the act (jam,

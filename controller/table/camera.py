@@ -36,7 +36,6 @@ from .errors import AssetsMissingError, CameraInputError, TableConfigError
 Image = NDArray[np.uint8]
 Reader = Callable[[Image], list[Item]]
 Source = Callable[[int], str | None]
-ASSETS = Path(__file__).resolve().parents[2] / ".cache" / "assets"
 GAMES = {"poker": (7, (2, 5)), "tiles": (8, (2, 2))}
 
 
@@ -72,19 +71,25 @@ def _split(game: str, text: str) -> tuple[list[str], list[str]]:
     return [str(p) for p in setting.low], [str(p) for p in setting.high]
 
 
-def card_reader(style: str = "2color", assets: Path = ASSETS
+def card_reader(style: str = "2color", assets: Path | None = None
                 ) -> tuple[Mapping[str, Image], Reader]:
-    """The artwork's faces and a reader of its deck, calibrated once (kept in ``assets``)."""
+    """The artwork's faces and a reader of its deck, calibrated once (kept in ``assets``).
+    Without ``assets``, the per-user cache's artwork, drawn there on first use (``artwork``);
+    a folder given is read as it is."""
+    from . import artwork  # here: ``python -m controller.table.artwork`` runs it as __main__
+
+    if assets is None:
+        assets = artwork.draw()
     folder = assets / "cards" / style
     if not (folder / "Jk.png").is_file():
-        raise AssetsMissingError(f"card artwork {str(folder)!r} is missing: run "
-                                 f"scripts/test_assets.sh to fetch and draw it")
+        raise AssetsMissingError(f"card artwork {str(folder)!r} is missing: draw it with "
+                                 f"{artwork.DRAW_HINT}")
     try:
         faces = load_faces(folder)
         deck = cached_deck(style, faces, assets / "decks")
     except VisionError as err:
-        raise AssetsMissingError(f"card artwork {str(folder)!r} is unusable ({err}): run "
-                                 f"scripts/test_assets.sh again") from err
+        raise AssetsMissingError(f"card artwork {str(folder)!r} is unusable ({err}): draw it "
+                                 f"again with {artwork.DRAW_HINT}") from err
     return faces, CardReader(deck).read
 
 
@@ -111,7 +116,7 @@ class VisionCameraPort:
 
     @classmethod
     def for_game(cls, game: str, *, seed: int | None = None, source: Source | None = None,
-                 look: CameraLook | None = None, assets: Path = ASSETS,
+                 look: CameraLook | None = None, assets: Path | None = None,
                  name: str = "camera-1") -> VisionCameraPort:
         """The camera of a poker or tiles table; poker calibrates the card deck here, once."""
         look = look or CameraLook()

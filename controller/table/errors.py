@@ -26,4 +26,4 @@ class CameraInputError(TableError, ValueError):
 
 
 class AssetsMissingError(TableError, FileNotFoundError):
-    """The camera's card artwork is missing (``scripts/test_assets.sh`` makes it)."""
+    """The camera's card artwork is missing or cannot be drawn (``controller.table.artwork``)."""

@@ -15,12 +15,13 @@ from typing import Any
 import cv2
 import pytest
 
+from controller.locations import assets_dir
 from controller.table import TableDevices, open_table
-from controller.table.camera import ASSETS
 from firmware_interfaces.link_config import Timing
 
 ROOT = Path(__file__).resolve().parents[2]
 SIM_TABLE = ROOT / "config" / "tables" / "sim-table.toml"
+ASSETS = assets_dir()  # the per-user cache the camera reads (scripts/test_assets.sh fills it)
 # Short limits so a lost device is noticed in about a second; generous for a loaded machine.
 TIMING = Timing(ack_timeout=0.3, reply_timeout=5.0, retries=3, backoff_initial=0.02,
                 backoff_max=0.25)

@@ -2,7 +2,7 @@
 
 The faces are drawn by ``scripts/test_assets.sh`` (``scripts/test`` runs it first); when they
 are missing the script is run here, and the card tests skip only if it cannot fetch them.
-Calibrations are kept in ``.cache/assets/decks`` (``vision.cards.cache``).
+Calibrations are kept in the per-user cache's ``assets/decks`` (``vision.cards.cache``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from controller.locations import assets_dir
 from vision.cards import Deck, load_faces
 from vision.cards.cache import cached_deck
 
 ROOT = Path(__file__).resolve().parents[2]
-ASSETS = ROOT / ".cache" / "assets"
+ASSETS = assets_dir()  # the per-user cache (scripts/test_assets.sh fills it)
 GOLDEN = ROOT / "tests" / "golden" / "vision"  # crops of bench frames, kept with the tests
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
 
