@@ -26,7 +26,7 @@ from controller.rules.seat import HandSet
 from controller.rules.setting import Setting
 from controller.rules.showdown import FoulPolicy
 
-GOLDEN = Path(__file__).parent / "golden" / "issue8" / "home_pot.txt"
+GOLDEN = Path(__file__).parent / "golden" / "profiles" / "home_pot.txt"
 PROFILE = load_profile("home")
 RULES = PROFILE.play.pot or PotRules()
 RANKS = PokerPotRanks(PROFILE.evaluator())

@@ -21,7 +21,7 @@ from controller.rules.rotation import (
     turn_order,
 )
 
-GOLDEN = Path(__file__).parent / "golden" / "issue8" / "rotation.txt"
+GOLDEN = Path(__file__).parent / "golden" / "profiles" / "rotation.txt"
 
 
 def _rows(kind: str) -> list[list[str]]:

@@ -1,7 +1,8 @@
 """The shuffler never reveals the order of cards not yet dealt: not in its API, not on the wire.
 
-A driver API or a message that could is a defect (issue 4; COMAR 36.05.02.17 G). The schema
-below is pinned: a new field or method must be added here, by someone who thought about it.
+A driver API or a message that could is a defect (COMAR 36.05.02.17 G, docs/sources.md [R2]).
+The schema below is pinned: a new field or method must be added here, by someone who thought
+about it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Issue 8's table profiles played through whole rounds: home play (the pot), banking rotation,
-heads-up poker and heads-up tiles, on the seeded fakes and a real SQLite journal."""
+"""The home, rotation and heads-up table profiles played through whole rounds: the home pot,
+banking rotation, heads-up poker and heads-up tiles, on the seeded fakes and a real SQLite
+journal."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from controller.tile_profile import load_tile_profile, parse_tile_profile
 
 from .helpers import DEALER, SUPERVISOR, SYSTEM, journal_at
 
-GOLDEN_TILES = Path(__file__).parent.parent / "golden" / "issue8" / "tiles_heads_up.txt"
+GOLDEN_TILES = Path(__file__).parent.parent / "golden" / "profiles" / "tiles_heads_up.txt"
 CONFIG = Path(__file__).parent.parent.parent / "config" / "profiles"
 
 

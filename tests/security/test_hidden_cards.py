@@ -1,4 +1,4 @@
-"""Issue 30 item 1: no card of an unexposed hand reaches a viewer who may not see it.
+"""No card of an unexposed hand reaches a viewer who may not see it.
 
 Before the fix ``GET /api/table`` listed the dealer's seven cards and every unset hand to anyone,
 ``/api/events`` streamed each packet, and ``Last-Event-ID: 0`` paged through the journal without

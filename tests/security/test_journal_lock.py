@@ -1,4 +1,4 @@
-"""Issue 30 item 3: one writer per journal.  A second controller on a journal another one is
+"""One writer per journal.  A second controller on a journal another one is
 writing refuses to start, with one line naming the holder (pid, host, command, since when),
 across real processes, on SQLite and on the real PostgreSQL server; readers still read."""
 

@@ -1,4 +1,4 @@
-"""Issue 30 item 10: after ``kill -9`` of the controller its simulators end too (no orphans).
+"""After ``kill -9`` of the controller its simulators end too (no orphans).
 
 Before the fix both simulators of ``paigow demo`` ran on after the controller was killed
 (twelve orphans after six kills). A real controller process and its real simulator processes;

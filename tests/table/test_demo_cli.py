@@ -33,7 +33,7 @@ def _artwork() -> None:
 
 @pytest.mark.parametrize(("game", "seed", "profile"), [
     ("poker", 31, None), ("tiles", 32, None),
-    # issue 8's tables: home play, banking rotation, heads-up for either game
+    # the home, rotation and heads-up tables
     ("poker", 33, "home"), ("poker", 34, "rotation"), ("poker", 35, "heads-up"),
     ("tiles", 36, "tiles-heads-up"),
 ])

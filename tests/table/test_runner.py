@@ -246,7 +246,7 @@ def test_a_mis_entered_setting_is_corrected_to_the_layout(tmp_path: Path,
                 if r.round_id == fix.round_id and r.payload()["position"] == data["position"]]
         assert str(TileSetting.parse(data["setting"])) == read[-1]
         assert fix.actor == "supervisor-1" and fix.role.value == "supervisor"
-        assert data["exposed"] and "corrected to the layout" in data["reason"]  # issue 30.6
+        assert data["exposed"] and "corrected to the layout" in data["reason"]
     assert journal.active_faults() == []
 
 
