@@ -6,11 +6,10 @@ runs of adjacent rows that touch (8-connectivity) and numbers the components as 
 block-based labelling (``cv2.CCL_BBDT``) does: by the first 2 x 2 block, in raster order of
 blocks, holding a pixel of each. It measures each one's box, area and raw moments from its
 runs. Every moment is a sum of whole numbers far below 2**53, so exact in any order: the
-same floats as summing pixel by pixel. A 1280 x 720 frame's ink took 1.0 ms to label with
-OpenCV and 0.5 ms more to measure pixel by pixel; ``label`` took 1.0-1.1 ms for both, and
-0.65 of that since ``_runs`` takes a word's runs from its bits. With each run's root kept
-at hand while it is joined, the runs alone take 0.42 of their old time for a frame's ink,
-0.27 for the gaps in its paper. ``opened`` cuts the large marks apart as OpenCV's opening
+same floats as summing pixel by pixel. Labelling and measuring come from the same pass over
+the runs, which are taken from each word's bits with each run's root kept at hand while it
+is joined (cheaper than OpenCV's labels plus a measuring pass; figures in
+``docs/benchmarks.md``). ``opened`` cuts the large marks apart as OpenCV's opening
 and labelling would; ``reaching_border`` keeps the 4-connected parts of a mask that reach
 its border (the felt), and ``filled`` keeps all but the unset ones (shapes with their
 holes filled: the cards, in ``ink.masks``).

@@ -13,25 +13,10 @@ card already found, and only once per frame. A joker lying on top of another car
 little strip contrast over that card's paper, and its left edge may not show there at all;
 where its two solid eyes show (``_eyes``), a weaker match (``LOOSE``) and no edge are enough.
 
-Measured on ``bench/bench_vision.py`` frames (seed 7, 200 per style), before and after the
-blank box moved inside the index (it had reached the card's rounded corner), the rim points
-moved in to allow a 5 % size error, and a card two steps away stopped filling a slot:
-jokers found 44 % -> 58 % (2color), the eyes then found every joker lying on top in
-``tests/vision/test_cards_reader.py``. A card on top, read by its far index, is now searched
-on both sides, and no face is named nearer than ``APART`` to a card found: 123 of 180 jokers
-found (68 %), none named falsely. A joker beneath a top card whose strip matches weakly over
-the felt (0.56-0.59 against ``ACCEPT``) still goes unfound. Lowering ``ACCEPT`` from 0.63 to
-0.6 found 0.10-0.12 % more of all cards (jokers) over 1,000 frames of each style (seed 2026)
-with the same wrong reads, none of them a joker; 0.55 took a card with its index rubbed out
-for the joker (the guard test in ``tests/vision/test_cards_reader.py``). A joker lying on
-top went unfound for 0.12-0.14 % of all cards (300 frames of 2color and 2color-bf, seed 2026)
-where its left edge did not show over the card beneath: the eyes now stand in for the edge,
-and are sought up to ``SHIFT`` 0.1 (it was 0.06) in steps of ``SHIFT_STEP``: 0.05-0.07 %.
-A faint match with a clear edge (``FAINT``, ``CLEAR``), and the card placed at its own left
-edge (it had been placed 0.06 of a card to the right, so the card on top of a covered joker
-seemed to lie at its place, ``APART``), took the covered jokers unfound over 1,000 frames
-(seed 2026) from 0.35 to 0.17 % of all cards (2color) and from 0.32 to 0.15 % (2color-bf),
-with the same wrong reads.
+The thresholds are set where lowering them further starts naming a card whose index was
+rubbed out as the joker (the guard test in ``tests/vision/test_cards_reader.py``); the
+figures behind each choice are in ``docs/benchmarks.md``. A joker beneath a top card whose
+strip matches weakly over the felt is still left unread rather than guessed.
 """
 
 from __future__ import annotations

@@ -4,14 +4,14 @@ The ink threshold compares each pixel's darkest channel (sharpened or not) with 
 the white level around it: the darkest channel dilated by a square window, then averaged
 over the same window. With OpenCV that is a split, two minima, a dilation, a box blur, a
 Gaussian blur and a weighted sum for the sharpening, two scalings and three compares, each
-a pass over a whole plane (1.5 ms per 1280 x 720 frame, 2.3 sharpened). Here the frame's
+a pass over a whole plane. Here the frame's
 rows flow through the same steps a few rows apart, each row kept in a small ring while later
 steps need it, so every plane but the three masks stays in the cache; the maxima down the
 columns are taken over spans doubling in length (4 passes a row for 15, not 15), the
 window's sums down the columns by the row entering less the row leaving and along the row
 as five sums of three, and the arithmetic is done in 16-bit lanes where it fits, 32-bit
-only in the sharpening's general case: 0.98 ms, 1.34 sharpened by 1 (1.22 and 1.88 with a
-pass for each row of the window down the columns and the shares in 64 bits).
+only in the sharpening's general case, so the pass costs less than OpenCV's chain (figures
+in ``docs/benchmarks.md``).
 
 Every step gives OpenCV's values to the last bit (``tests/vision/test_tones.py``):
 
