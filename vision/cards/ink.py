@@ -31,11 +31,9 @@ F64 = NDArray[np.float64]
 INK_RATIO = 0.78  # ink is darker than this fraction of the local white
 WHITE_MIN = 70  # local white below this is not a card (felt, shadow)
 # A glyph's core is darker than CORE_RATIO of the white; a card's edge line and its shadow
-# are not (``masks``: glyphs tied to the felt). Over 1,000 bench frames per style (seed
-# 2026) this took right reads from 99.23, 99.27, 98.26, 98.36 % to 99.25, 99.29, 98.70,
-# 98.80 % (2color, 4color, 2color-bf, 4color-bf), covered cards not found in 2color-bf from
-# 368 to 111, with wrong reads 2, 2, 2, 4 -> 2, 2, 3, 3. At 0.4 and 0.5 (200 frames of
-# 2color-bf) it read as many right to within 0.1 %.
+# are not (``masks``: glyphs tied to the felt). It finds covered cards whose index touches
+# the edge of the card on top, mostly in the bold styles; the ratio is not critical between
+# 0.4 and 0.5 (figures in ``docs/benchmarks.md``).
 CORE_RATIO = 0.45
 # Thin strokes are sharpened before the ink threshold (``_tones``): the darkest channel plus
 # ``Limits.sharpen`` times its difference from itself blurred by SHARPEN_SIGMA pixels (an
@@ -66,7 +64,7 @@ class MarkMap(NamedTuple):
     """The mark each pixel of a frame shows: its connected component (``labels``) looked up
     in ``lut`` (an index into the frame's marks, -1 for none, the background's label 0
     included). Looked up only where patches sample it (``patch._marks_at``), not over the
-    whole frame (1.0 ms per 1280 x 720 frame)."""
+    whole frame, most of which no patch reads."""
 
     labels: NDArray[np.int32]
     lut: NDArray[np.int16]
@@ -137,21 +135,18 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True,
     """
     dark, core, lit = _tones(frame, white_window, sharpen)
     paper, unmarked = np.empty_like(lit), np.empty_like(lit)
-    # Each mask one compiled pass (the OpenCV calls each passed over a whole plane:
-    # 0.8 -> 0.3 ms per frame for these steps).
+    # Each mask one compiled pass (the OpenCV calls each passed over a whole plane).
     _papers(lit.ravel(), dark.ravel(), core.ravel(), paper.ravel(), unmarked.ravel())
-    # The paper's holes filled by runs (``measure.filled``): OpenCV's outer outlines drawn
-    # filled took twice as long (1.5 -> 0.75 ms per frame, each of the two fills), and
-    # gave the same ink over 180 bench frames; they differed only on specks of paper
-    # whose outlines had fewer than four points, which the old way left out.
+    # The paper's holes filled by runs (``measure.filled``): cheaper than OpenCV's outer
+    # outlines drawn filled, and the same ink but for specks of paper whose outlines have
+    # fewer than four points, which the outlines left out.
     inside = filled(paper)
     if not tied:
         return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8), inside, paper)
     # The cores outside the cards mask, then cleared where they lie in a gap of the paper
     # taken with the fainter dark that reaches the border, in place (``clear_reaching``);
-    # the ink with the cores grown by a pixel as it goes (``_ink``). Against the hole-filled
-    # plane, a pass to combine it and OpenCV's dilation: these steps 0.87 -> 0.75 ms per
-    # 2color frame, 0.84 -> 0.72 ms per 4color-bf frame (12 frames each, warm caches).
+    # the ink with the cores grown by a pixel as it goes (``_ink``), rather than a
+    # hole-filled plane, a pass to combine it and OpenCV's dilation.
     cores = np.empty_like(lit)
     _outside(core.ravel(), inside.ravel(), cores.ravel())
     clear_reaching(unmarked, cores)
@@ -233,8 +228,8 @@ def _tones(frame: Image, white_window: int, sharpen: float = 0.0
            ) -> tuple[Image, Image, Image]:
     """Dark (``INK_RATIO``, of the darkest channel sharpened by ``sharpen``: see
     ``SHARPEN_SIGMA``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks: compiled in one
-    pass (``tones``: the same masks to the last bit, 1.5 -> 1.0 ms per 1280 x 720 frame
-    unsharpened, 2.3 -> 1.3 ms sharpened by 1) where it can be, else ``_opencv_tones``."""
+    pass (``tones``: the same masks to the last bit, more cheaply) where it can be, else
+    ``_opencv_tones``."""
     if frame.ndim == 3 and frame.shape[2] == 3 and tones.compiled(
             white_window, sharpen, SHARPEN_SIGMA):
         return tones.tones(frame, white_window, sharpen, SHARPEN_SIGMA, _INK_HUNDREDTHS,
@@ -246,7 +241,7 @@ def _opencv_tones(frame: Image, white_window: int, sharpen: float = 0.0
                   ) -> tuple[Image, Image, Image]:
     """``_tones`` with OpenCV, a pass over the frame per step: for windows and sharpening
     amounts ``tones`` does not compile."""
-    blue, green, red = cv2.split(frame)  # contiguous planes: 3x quicker than strided views
+    blue, green, red = cv2.split(frame)  # contiguous planes: quicker than strided views
     low = cv2.min(cv2.min(blue, green), red)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
     white = np.asarray(cv2.blur(cv2.dilate(low, kernel), (white_window, white_window)), np.uint8)
@@ -269,8 +264,7 @@ _CORE_HUNDREDTHS = round(CORE_RATIO * 100)
 
 def _scaled(image: Image, ratio: float) -> Image:
     """``ratio`` (0..1, in hundredths) of each pixel of ``image``, rounded down: as a table
-    looked up (``cv2.LUT``) would give it, at a third of the cost (0.1 against 0.3 ms per
-    1280 x 720 frame)."""
+    looked up (``cv2.LUT``) would give it, more cheaply than the look-up."""
     return np.asarray(cv2.convertScaleAbs(image, alpha=ratio, beta=-FLOOR), np.uint8)
 
 

@@ -27,12 +27,11 @@ F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
 REMAP_ROWS = 32000  # cv2.remap takes maps of fewer than SHRT_MAX (32767) rows
 # The frame's map of marks (``Groups.mark_map``) and each patch's own marks (-1 beyond them).
-# A patch keeps only its own marks' ink (``_own_into``). Over 1,000 bench frames per style
-# (seed 2026) right reads went 99.25, 99.29, 98.70, 98.80 -> 99.32, 99.37, 99.64, 99.65 %
-# (2color, 4color, 2color-bf, 4color-bf), wrong reads 2, 2, 3, 3 -> 3, 3, 0, 0. Before the
-# "1" of a ten was learned as a part (``codes.TEN_ONE``) the plain styles had 8 and 6 wrong
-# (tens read as sevens); keeping the ink of the candidate's whole linked group instead of
-# its own marks read 98.68 and 98.64 % with 8 and 9 wrong.
+# A patch keeps only its own marks' ink (``_own_into``), so a neighbour's glyph cut into the
+# patch does not sway its read; most of all in the bold styles, whose glyphs lie close.
+# Keeping the ink of the candidate's whole linked group instead read fewer right and more
+# wrong, and it needs the "1" of a ten learned as a part (``codes.TEN_ONE``), else tens read
+# as sevens (figures in ``docs/benchmarks.md``).
 Own = tuple[MarkMap, NDArray[np.int64]]
 
 
@@ -46,11 +45,9 @@ class Shape:
     suit: tuple[int, int]
 
 
-# Tried on ``bench/bench_vision.py`` (1,000 frames, seed 2026): scale 14, with 28 x 30 and
-# 22 x 22 patches and the reader's odds raised from 9 to 15, read 98.37 and 95.40 % of 2color
-# and 2color-bf cards right against 98.13 and 93.93 % at 11, but 2.0 and 3.1 in 10,000 wrong
-# against 1.0 and 2.0, and took 15-25 % longer; kept at 11. Close calls are cut again at twice
-# the resolution (``FINE``) and settled there (``reader``).
+# Scale 11: larger patches read a few more cards right but twice as many wrong, and cost
+# more (figures in ``docs/benchmarks.md``). Close calls are cut again at twice the
+# resolution (``FINE``) and settled there (``reader``).
 COARSE = Shape(11.0, (22, 24), (18, 18))
 FINE = Shape(22.0, (44, 48), (36, 36))
 
@@ -87,8 +84,7 @@ def _grid(centre, down, step, level, w, h, mx, my):  # type: ignore[no-untyped-d
     ``centre`` (original pixels), ``step`` original pixels per patch pixel, in the pyramid
     level ``level`` of each (half the size per level). In float32, each product and sum
     rounded as numpy's broadcast ``cx + u dy + v dx`` rounds them (no fused multiply-adds
-    without fastmath): the same grid, without numpy's temporaries (1.32 -> 0.37 ms over the
-    cuts of a 2color or 2color-bf frame, on a busy machine)."""
+    without fastmath): the same grid, without numpy's temporaries."""
     for n in range(centre.shape[0]):
         f = 1.0
         for _ in range(level[n]):
@@ -161,8 +157,8 @@ def _marks_at(own: Own, order: NDArray[np.int64], centre: F64, down: F64, step: 
               frame_rows: int) -> NDArray[np.uint8]:
     """Whether the frame's pixels nearest the patches' (``_by_level``, ``order``) own
     pixels show the patches' own marks (``_mine_at``): by their grid ``mx``, ``my`` for
-    the first ``frame_rows`` rows, cut from the frame itself (0.3 ms per 2color frame not
-    made twice), by one at the frame's size for the rest."""
+    the first ``frame_rows`` rows, cut from the frame itself (not made twice), by one at the
+    frame's size for the rest."""
     (mark_map, members), (w, h) = own, size
     out = np.empty((len(centre), h, w), np.uint8)
     first = frame_rows // h
@@ -181,8 +177,7 @@ def _marks_at(own: Own, order: NDArray[np.int64], centre: F64, down: F64, step: 
 # The compiled passes below index flat arrays by unsigned offsets: numba checks every signed
 # index for wrapping around from the end, and those checks on computed offsets (and the
 # views a row slice makes, counted references each) kept LLVM from vectorising the copies
-# and made the loops several times slower (a straight box copied at 1.3 GB/s, against
-# 16 GB/s with unsigned offsets).
+# and made the loops several times slower.
 @numba.njit(cache=True, nogil=True)
 def _mine_at(labels, lut, own, order, mx, my, out):  # type: ignore[no-untyped-def]
     """Into ``out[j]`` (h x w): 1 where the frame's pixel nearest (``mx``, ``my``, rows
@@ -191,11 +186,9 @@ def _mine_at(labels, lut, own, order, mx, my, out):  # type: ignore[no-untyped-d
     As ``cv2.remap`` of the labels (nearest, a constant 0 border) and a look-up would: the
     nearest pixel is the grid rounded half to even, as OpenCV rounds it (the same labels at
     every point of 60 frames' grids and of random ones, half-way points, borders and far
-    points included). No labels' patches made, kept and read again: ``_marks_at`` and the
-    mask, over the real calls of 10 2color frames with warm caches, 0.42 ms per frame
-    looking up as it rounds, 0.24 ms with the offsets found first, in a loop of their own
-    that LLVM vectorises (the labels' remap alone 0.17 ms, and the mask after it 0.18 ms
-    in the reader); the cuts 4 % quicker than with the remap (per call, paired)."""
+    points included). No labels' patches made, kept and read again, and the offsets found
+    first, in a loop of their own that LLVM vectorises: cheaper than the labels' remap and
+    a mask after it."""
     u = np.uint64
     height, width = labels.shape[0], labels.shape[1]
     fh, fw, zero = np.float32(height), np.float32(width), np.float32(0)
@@ -232,10 +225,8 @@ def _own_into(  # type: ignore[no-untyped-def]
     of its own marks (``mine[j]``, ``_mine_at``) grown by a pixel (their blurred rims)
     painted with the box's paper (its brightest value per channel); no painting without
     ``mine`` (an empty array). All arrays C-contiguous. The mask is made once per cut, not
-    once per box: a two-mark group's strip gives four boxes. Over the real calls of 30
-    frames (2color and 2color-bf, warm caches) the boxes took 1.47 ms per frame with the
-    look-up inside, 0.70 ms with the mask apart but signed indexing, 0.39 ms as here; in
-    the reader 1.24 -> 0.55 ms per 2color frame, plus 0.18 ms for the mask then."""
+    once per box: a two-mark group's strip gives four boxes. The look-up is kept out of the
+    boxes' loop and the indexing unsigned, so LLVM vectorises the copies."""
     u = np.uint64
     n, h, w = patches.shape[0], patches.shape[1], patches.shape[2]
     bh, bw = out.shape[1], out.shape[2]
@@ -309,8 +300,7 @@ def _keep(cut: Cut, out: NDArray[np.uint8], dest: NDArray[np.int64], top: int = 
           left: int = 0, turned: bool = False) -> None:
     """``cut``'s patches, each keeping only its own marks' ink (``mine``, ``_own_into``),
     put in their places (``dest``) of ``out``: one pass, not a copy to reorder, a mask, a
-    dilation, a copy to paint and a copy to place them (1.80 ms of ``_own_ink`` alone ->
-    1.77 ms with all of those, over the cuts of a frame)."""
+    dilation, a copy to paint and a copy to place them."""
     mine = _NOTHING if cut.mine is None else cut.mine
     _own_into(cut.patches, mine, cut.order, top, left, turned, out, dest)
 
