@@ -173,13 +173,10 @@ def candidates(links: Links, most: int
     through several cards (an edge line touching their indices): it is offered as each
     joined pair and each path of three marks. A subset is offered only where two of its
     marks join along the axis (``Links.along``): an index is a rank over its suit, and
-    marks joined only side by side (a ten's "1" and "0", a row of pips) are none: over 300
-    bench frames per style (seed 2026) offering only such subsets took the candidates of a
-    2color frame from 237 to 141 (those from chains of more than six marks from 95 to 21)
-    and the median read from 47.7 to 43.4 ms (2color), 50.2 to 43.4 (4color), 39.4 to 38.3
-    (2color-bf) and 38.9 to 37.5 (4color-bf), with the same cards read right (one fewer in
-    2color-bf, of 14,700) and none wrong. The reader keeps, among candidates sharing marks,
-    the one that fits an index best. Subsets come in a fixed order (the small groups' in
+    marks joined only side by side (a ten's "1" and "0", a row of pips) are none: offering
+    only such subsets leaves far fewer candidates to read, chains' most of all, and reads
+    the same cards. The reader keeps, among candidates sharing marks, the one that fits an
+    index best. Subsets come in a fixed order (the small groups' in
     group order, each group's pairs then triples in lexicographic order of their marks;
     then the chains' pairs in the order of the joins, then their paths of three by middle
     mark in order of first appearance), each once, where it first comes.

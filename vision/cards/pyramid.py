@@ -3,8 +3,8 @@
 Patches whose pixels span more than the frame's are cut from a copy shrunk by half (or by
 half again), so that sampling does not alias (``patch``). A level is made in tiles of
 ``TILE`` x ``TILE`` pixels, only those the patches cut from it reach, when first asked
-for: over 30 bench frames of each style, a 2color frame's patches read a median 12 % of
-the half-size copy, a 2color-bf frame's 48 %. Each pixel is ``cv2.pyrDown``'s to the last
+for: a frame's patches read only a part of the half-size copy, a small one in the plain
+styles (figures in ``docs/benchmarks.md``). Each pixel is ``cv2.pyrDown``'s to the last
 bit: the 5 x 5 kernel ``[1 4 6 4 1]`` along the rows and down the columns, summed in whole
 numbers, ``(sum + 128) >> 8``, the frame's edges reflected (``BORDER_REFLECT_101``)
 (``tests/vision/test_pyramid.py`` compares them).
@@ -20,9 +20,8 @@ from numpy.typing import NDArray
 Image = NDArray[np.uint8]
 TILE = 16  # a level's pixels are made in tiles this wide and high
 # Where more than WHOLE of a level's tiles are to be made at once, OpenCV makes the whole
-# level: it shrinks a pixel 1.1-1.5 times as quickly as ``_shrink`` (a 1280 x 720 frame's
-# half, medians of 200 reads: 0.96 against 1.08 ms, 1.11 against 1.66 ms on a busier
-# machine), so tiles pay only where they are few.
+# level: it shrinks a pixel more quickly than ``_shrink``, so tiles pay only where they
+# are few.
 WHOLE = 0.5
 
 
@@ -143,8 +142,7 @@ _FAR = 1e9  # a corner this far off, or not a number, has every tile made
 def _reached_grids(xs, ys, area, width, h, w, tile, need):  # type: ignore[no-untyped-def]
     """``_reached`` for grids (``Pyramid.sampled``'s ``width``): each patch's points
     bounded by its four corners, ``SLACK`` to spare, so the tiles flagged hold all those
-    ``_reached`` flags (a few more at most), at four points a patch rather than all of them
-    (0.17 -> 0.013 ms for the six grids of one cut of a 4color-bf frame's 106 candidates)."""
+    ``_reached`` flags (a few more at most), at four points a patch rather than all of them."""
     slack = np.float32(SLACK)
     for p in range(xs.shape[0] // area):
         a = p * area

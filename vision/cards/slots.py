@@ -89,9 +89,8 @@ def empty(felt: Felt, corners: F64, rights: F64, downs: F64, widths: F64, aspect
     -1 is left of the card, 1 right of it, in its own frame. Each read's card is given by
     its top-left corner, the unit vectors of its frame, its width in pixels and the deck's
     ``aspect``. A card ``on_top`` (both its indices read) has no place on its right: a card
-    whose index lay there would lie on it and hide its far index. (Over 60 bench frames
-    each of 2color and 2color-bf, seed 99, such places were 36 % and 32 % of all places and
-    named no card.)"""
+    whose index lay there would lie on it and hide its far index. (Such places are a third
+    of all places and name no card: ``docs/benchmarks.md``.)"""
     rows = np.flatnonzero(named)
     if not len(rows):
         return []
@@ -99,7 +98,7 @@ def empty(felt: Felt, corners: F64, rights: F64, downs: F64, widths: F64, aspect
     centres = corners + acrosses / 2 + alongs / 2
     rel = centres[None, rows, :] - centres[rows, None, :]  # (named, named, xy)
     # Products summed as einsum sums them (x, then y), without einsum's set-up: the same
-    # values, about 0.03 ms less a call.
+    # values, more cheaply.
     right_of, down_of = rights[rows][:, None], downs[rows][:, None]
     across = (rel[..., 0] * right_of[..., 0] + rel[..., 1] * right_of[..., 1]) / widths[rows, None]
     level = np.abs(rel[..., 0] * down_of[..., 0] + rel[..., 1] * down_of[..., 1]
@@ -163,7 +162,7 @@ def ink(places: Places, sharpen: float = 0.0) -> Image:
                             np.ones((FELT, FELT), np.uint8))
     # Each component's area by counting its labels in a compiled pass: OpenCV's statistics
     # (boxes and centroids too) cost four times the labelling, and numpy's count and
-    # look-up twice it (0.24 -> 0.13 ms with the labelling, per places image of 2color).
+    # look-up twice it.
     count, labels = cv2.connectedComponents(wide, connectivity=4)
     large = np.zeros(labels.shape, np.uint8)
     _large(labels, count, AREA * width * width, large)
@@ -194,17 +193,16 @@ def _edges(dark: Image, length: int) -> Image:
     """Where ``dark`` (0 or 255) holds a line at least ``length`` pixels long, nearly upright
     (``TILT``), its gaps (``GAP``) closed; widened by a pixel to the right. Lines are sought
     in rows taken two by two (each pair's union): an edge a card long is long at half the
-    rows too, and half the rows cost half (about 0.9 ms less per 2color frame; over 60
-    frames each of 2color and 2color-bf the same cards read, four of them moved by under a
-    pixel).
+    rows too, and half the rows cost half, with the same cards read (a few moved by under
+    a pixel).
 
     Each tilt shears the paired rows so that a line leaning by it (twice as far per pair)
     stands upright, keeps the upright runs at least half ``length`` long (OpenCV's opening by
     a column of that length, border 0) and shears them back: OpenCV's nearest-neighbour
     ``warpAffine`` moves each row by a whole number of pixels (``_shears``), so all this is
     done on rows packed 64 pixels to a word in one compiled pass (``_upright``), bit for bit
-    as seven tilts of ``warpAffine``, ``morphologyEx`` and ``warpAffine`` again
-    (0.51 -> 0.08 ms per places image of 2color)."""
+    as seven tilts of ``warpAffine``, ``morphologyEx`` and ``warpAffine`` again, at a
+    fraction of their cost."""
     joined = cv2.dilate(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((GAP, 1), np.uint8)),
                         np.ones((1, 3), np.uint8))
     h, w = joined.shape

@@ -194,7 +194,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     others = np.array([i.center for i in items if i.note != ODD_SIZE], np.float64).reshape(-1, 2)
     rel = others[None, :, :] - centres[:, None, :]  # (card, item, xy)
     # Products summed as einsum sums them (x, then y), without einsum's set-up: the same
-    # values, about 0.03 ms less a call.
+    # values, more cheaply.
     along = (rel[..., 0] * right_axis[:, None, 0] + rel[..., 1] * right_axis[:, None, 1]
              ) / widths[:, None]
     level = np.abs(rel[..., 0] * down_axis[:, None, 0] + rel[..., 1] * down_axis[:, None, 1]
@@ -267,7 +267,7 @@ def lows(frame: Image, corner: F64, right: F64, down: F64, u: F64, v: F64,
     With ``reach``, the brightest within that many pixels of each point (paper beside a
     stroke of ink, not beside the felt)."""
     # One compiled pass, not numpy's products and sums, rounding, clipping, taking, minima
-    # and maxima (about 7 calls per 2color frame: 0.39 -> 0.12 ms).
+    # and maxima, each a pass with a temporary array.
     corners = np.ascontiguousarray(corner, np.float64).reshape(-1, 2)
     out = np.empty((len(corners), len(u)), np.float32)
     _lows(np.ascontiguousarray(frame).reshape(-1, 3), frame.shape[0], frame.shape[1],
@@ -336,7 +336,7 @@ def _eyes(frame: Image, corner: F64, right: F64, down: F64, aspect: float,
     by up to ``SHIFT`` (the strip places a card that well): each a dark dot with paper around
     it. Only a joker lying on top shows them; they confirm a weak strip match."""
     # All in one compiled pass per sense, each test only where the one before passed, not
-    # numpy's arrays of points at every shift (0.33 -> 0.01 ms a call). The thresholds as
+    # numpy's arrays of points at every shift. The thresholds as
     # float32: numpy compared the float32 values with them in float32.
     pixels = np.ascontiguousarray(frame).reshape(-1, 3)
     limits = np.array([0.5 * white, 0.75 * white, 0.85 * white], np.float32)
@@ -413,7 +413,7 @@ def _edge_ratio(rows, first, last):  # type: ignore[no-untyped-def]
     the darkest of the three pixels left of the column over the mean of the three right of
     it (at least 1), in float32 as numpy's ``min``, ``mean`` (summed left to right),
     ``maximum``, division and ``median`` give it: one compiled pass, not numpy's fancy
-    indexing and reductions (0.12 -> 0.02 ms per 2color frame)."""
+    indexing and reductions."""
     n = rows.shape[0]
     ratios = np.empty(n, np.float32)
     three, one, two = np.float32(3.0), np.float32(1.0), np.float32(2.0)
@@ -447,8 +447,8 @@ def _blank(grey: F32, left: int, top: int) -> bool:
 def _ninetieth(values):  # type: ignore[no-untyped-def]
     """``np.percentile(values, 90)`` of float32 values (not NaN), bit for bit: the two values
     about the place 0.9 (n - 1) of the sorted values, interpolated in float32 as numpy does
-    it (from the nearer of the two); compiled, not numpy's (``_blank`` 0.19 -> 0.07 ms
-    per 2color frame)."""
+    it (from the nearer of the two); compiled, as numpy's general percentile is the bulk of
+    ``_blank``'s cost."""
     ordered = np.sort(values)
     n = ordered.shape[0]
     place = (n - 1) * 0.9
@@ -467,8 +467,7 @@ def _ninetieth(values):  # type: ignore[no-untyped-def]
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
             aspect: float, items: Sequence[Item]) -> list[Item]:
     out: list[Item] = []
-    # The distances to all the cards taken at once, not one by one (0.18 -> 0.07 ms per
-    # 2color frame).
+    # The distances to all the cards taken at once, not one by one.
     taken = np.array([i.center for i in items if i.note != ODD_SIZE], np.float64).reshape(-1, 2)
     for score, code, corner, right, down, width in sorted(found, key=lambda f: -f[0]):
         h = width * aspect

@@ -42,12 +42,9 @@ def _inks(ranks, suits, soft, grey, ink):  # type: ignore[no-untyped-def]
     channel's brightest value of ``soft`` (at least 1). The float32 operations numpy's
     ``-grey.astype(float32)``, ``-1.0 / maximum(brightest, 1).astype(float32)`` and
     ``multiply(uint8, float32)`` make, one at a time, so the same bits, in one pass each
-    instead of numpy's strided channel views and temporaries: those steps took 1.29 ms
-    per frame over 30 frames' real calls, this 0.1 ms in the reader (``describe`` 1.42 ->
-    0.9-1.0 ms per 2color frame). Each row is then centred and scaled to unit length
-    (``_unit_row``) while it is in the cache, not by numpy afterwards: ``describe`` 1.16
-    -> 0.74 ms per 2color frame (80 bench frames), the same bits over the real calls of 16
-    2color and 2color-bf frames."""
+    instead of numpy's strided channel views and temporaries. Each row is then centred and
+    scaled to unit length (``_unit_row``) while it is in the cache, not by numpy
+    afterwards, with the same bits."""
     u = np.uint64
     n = ranks.shape[0]
     rflat, sflat, bflat, gflat, iflat = (ranks.ravel(), suits.ravel(), soft.ravel(),
