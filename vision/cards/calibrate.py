@@ -38,10 +38,9 @@ LINKS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 # faces of twice a glyph's area over its outline's length) is sharpened by SHARPEN before
 # the ink threshold (``ink.SHARPEN_SIGMA``). The test deck's plain styles draw ranks 0.014
 # card widths wide (1.4 px on a card 100 px wide, which the camera's blur of up to a pixel
-# leaves faint), its bold styles 0.026. Over 100 bench frames (seed 2026) sharpening by
-# 0.4, 0.7, 1.0 and 1.5 read 99.37, 99.53, 99.59 and 99.49 % of 2color right against
-# 99.31 % (none wrong); 4color went 99.41 -> 99.59 % at 1.0. The bold 2color-bf went 99.61
-# -> 99.55 % at 1.0, with a ten read as a king: it is not sharpened.
+# leaves faint), its bold styles 0.026. Sharpening by SHARPEN reads the most thin-stroked
+# cards right; a bold deck sharpened reads fewer right and mistakes a ten for a king, so it
+# is not sharpened (figures in ``docs/benchmarks.md``).
 THIN = 0.02
 SHARPEN = 1.0
 

@@ -77,21 +77,15 @@ OFF_CARDS = 0.1
 # than IN_STEP_FIT, and not withdrawn by the fine cut (``verdict.against``) keeps its name
 # as a guess, which it is given where its index lies as a spread lays it beside a card named
 # plainly (``reads.in_step``): the index of a covered card cut by the edge of the card on
-# top. On bench/bench_vision.py frames (seed 2026, 200 per style) such reads, up to a fit of
-# 0.9 and beside a read card, were 64 right covered cards of 2color-bf, 57 of 4color-bf, 1
-# of 4color and none of 2color, and none wrong; up to 1.5 they added 2 more right ones.
-# Over 1,000 frames per style, right reads of 2color-bf went 96.29 -> 97.00 % and of
-# 4color-bf 96.72 -> 97.37 %, with the same wrong reads (the joker's eyes in ``strips``
-# standing in for its edge added about 0.05 % in every style at the same time).
+# top. Such reads are covered cards of the bold styles, mostly, and none was wrong even
+# well beyond IN_STEP_FIT (figures in ``docs/benchmarks.md``).
 IN_STEP_FIT = 1.0
 # An unsure read whose rank (or suit) is one of two, each PAIR_ODDS (a log-likelihood ratio)
 # more likely than any third, whose suit (or rank) is read surely (``Thresholds.odds``) and
 # which fits no looser than PAIR_FIT, is one of two cards: it is named the one not read
-# elsewhere where the other is (``reads.eliminate``). Every such read was logged over 1,000
-# bench frames per style (seed 2026) with no limits: at 0.4 and 15 they named 161, 107, 11
-# and 6 cards right in 2color-bf, 4color-bf, 2color and 4color, none wrongly. The wrong ones
-# fitted 0.48 and 0.50 (2color-bf), or led the third by 10.4 (2color: an 8d read as a 6 or a
-# 5, the 5d named elsewhere).
+# elsewhere where the other is (``reads.eliminate``). The limits lie short of the loosest
+# fit and the weakest lead of any such read that named a card wrongly (figures in
+# ``docs/benchmarks.md``).
 PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 
 
@@ -177,7 +171,7 @@ class CardReader:
 
     def _judged(self, dist: Dist) -> Judged:
         """Each group's verdict (``verdict.judged``): judged once, for ``_table_width`` and
-        ``_match`` alike (judging the first cut's candidates twice cost 0.15 ms a frame)."""
+        ``_match`` alike (judging the first cut's candidates twice cost time every frame)."""
         return judged(dist, np.arange(len(dist[0][0])), self.deck.ranks.typical,
                       self.deck.suits.typical)
 
@@ -230,7 +224,7 @@ class CardReader:
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
         taken: set[int] = set()
-        members = groups.members.tolist()  # a list's rows iterate 10x quicker than an array's
+        members = groups.members.tolist()  # a list's rows iterate quicker than an array's
         for i in np.argsort(best_fit, kind="stable").tolist():
             marks = {k for k in members[i] if k >= 0}
             if not marks & taken:
@@ -289,7 +283,7 @@ class CardReader:
             others[j] = ranks.names[r_other[j]] + suits.names[s_best[j]]
         for j in np.flatnonzero(suit_pair).tolist():
             others[j] = ranks.names[r_best[j]] + suits.names[s_other[j]]
-        # Python's numbers read once per array, not once per read (0.1 ms a frame).
+        # Python's numbers read once per array, not once per read.
         score_of, width_of, odds_of, fit_of = (np.minimum(r_p, s_p).tolist(), width.tolist(),
                                                odds.tolist(), loose.tolist())
         named_of, vetoed_of, settled_of, guess_of = (confident.tolist(), vetoed.tolist(),

@@ -163,7 +163,7 @@ def merge(reads: list[Read]) -> list[Read]:
         # Reads of one card agree on its centre (within SAME); two cards of a spread lie at
         # least a step apart, so two different names closer than CLASH are one card, and
         # once a place is in conflict no later name settles it.
-        row = apart[i].tolist()  # a list's floats index 10x quicker than the array's
+        row = apart[i].tolist()  # a list's floats index quicker than the array's
         near = [k for k, j in enumerate(slot) if row[j] < CLASH]
         twin = next((k for k in near if row[slot[k]] < SAME), None)
         rivals = [k for k in near if r.code is not None and (

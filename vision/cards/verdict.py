@@ -22,15 +22,13 @@ Dist = list[tuple[F64, F64]]  # per sense of the axis: rank and suit distances (
 # there (see ``settle``) where the coarse cut fits no looser than FINE_FIT (in the units of
 # ``Thresholds.typical``) and the fine cut is FINE_ODDS sure. Parts of a group are never
 # settled so: the "0" of a ten, its "1" dropped, reads as a sure "8" at any resolution.
-# On bench/bench_vision.py (2color-bf, FINE_ODDS 30, 200 frames, seed 7) FINE_FIT 0.25
-# settled 0.8 % of the cards, 0.5 another 0.3 % and 0.7 another 0.4 %, the last with one pip
-# read as an index, which the reader then withdraws. Over 1,000 frames (seed 2026) FINE_ODDS
-# 30 named 880 cards so, 24 wrongly (3 of them left standing by merge); 60 named 481, 3
-# wrongly (none left standing); 100 named 182, none wrongly.
+# A looser FINE_FIT settles more cards (the loosest also takes a pip for an index, which the
+# reader then withdraws); FINE_ODDS is set where the few wrong names the fine cut gives are
+# all overruled by merging (figures in ``docs/benchmarks.md``).
 FINE_FIT, FINE_ODDS = 0.7, 60.0
 # A close call the fine cut names IN_STEP_ODDS sure, short of FINE_ODDS, is given that name
-# as a guess too (``settle``). Over 1,000 frames (seed 2026) right reads of 2color-bf went
-# 97.00 -> 97.47 % and of 4color-bf 97.37 -> 97.67 %, with the same wrong reads.
+# as a guess too (``settle``): more covered cards of the bold styles read, no more wrongly
+# (``docs/benchmarks.md``).
 IN_STEP_ODDS = 20.0
 
 
