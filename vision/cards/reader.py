@@ -68,9 +68,8 @@ F64 = NDArray[np.float64]
 PART = 0.6
 # A read named (or guessed) must imply a card lying on cards (see _on_cards): no more than
 # OFF_CARDS of the points BODY (a 5 x 8 grid a fifth of a card inside its edges, as an index
-# places its card to a tenth or so) may fall on the felt (``felt``). Over 1,000 frames of
-# 4color (seed 2026) this withdrew the three cards read where no card lies; see ``felt`` for
-# the right reads it spares.
+# places its card to a tenth or so) may fall on the felt (``felt``): it withdraws cards read
+# where no card lies, and spares the right reads (``docs/benchmarks.md``).
 BODY = tuple(a.ravel() for a in np.meshgrid(np.linspace(0.2, 0.8, 5), np.linspace(0.15, 0.85, 8)))
 OFF_CARDS = 0.1
 # A read sure enough (``Thresholds.odds``) but looser than ``Thresholds.typical``, no looser

@@ -33,10 +33,8 @@ STEP, LEVEL, TURNED_ALIKE, SIZE_ALIKE, STEP_FIT = (0.2, 0.5), 0.06, 0.985, 0.08,
 # A read at an empty place beside a named card (``stepped`` with ``beside``: the reader's
 # second look) is read surely there already, and is held to a fit of BESIDE_FIT and a level
 # of BESIDE_LEVEL: a covered index cut by the edge of the card on top fits loosely, and its
-# centroid shifts. Over 1,000 bench frames (seed 2026) of 2color-bf and 4color, the second
-# look's sure candidates laid so (0.3 and 0.06 before) named 1,046 and 1,394 cards right,
-# none wrongly; now 1,237 and 1,465, none wrongly. The nearest wrong ones: a fit of 0.45 at
-# level 0.03, and a level of 0.067 at a fit of 0.29.
+# centroid shifts. The limits lie just short of the nearest wrong reads (figures in
+# ``docs/benchmarks.md``).
 BESIDE_FIT, BESIDE_LEVEL = 0.4, 0.065
 ONE_CARD = 0.5  # card widths within which two sure reads of one name are one card
 

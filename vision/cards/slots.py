@@ -9,11 +9,9 @@ already named (``empty``), the place is cut out upright in that card's frame; th
 a frame are laid side by side as one image (``cut``), and there ink is whatever is darker
 than the paper near it, except the felt (large dark areas, with a margin) and card edges
 (long lines, nearly upright in the band: ``ink``). The reader reads that image as a frame
-and keeps what a spread would lay there.
-
-Measured on ``bench/bench_vision.py`` (500 frames, seed 11), with reads taken where their
-odds are at least 9, 15 and 20 (``reads.SURE``): 2color-bf 328, 269 and 239 cards more
-named right, 4, 1 and none wrongly; 2color 142, 135 and 129 more, none wrongly.
+and keeps what a spread would lay there, only where it is read surely (``reads.SURE``): a
+looser second look names more covered cards, but some wrongly (figures in
+``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -52,8 +50,7 @@ TILT = np.tan(np.radians(np.arange(-6, 7, 2)))  # ... and leaning up to 6 degree
 # Points down the side a neighbour would lie on, as fractions of a card's height, just
 # beyond its edge (BEYOND card widths from its middle): a place where the felt shows at
 # no more than ROOM of them may hold a card. (The felt, not the paper's brightness: a
-# covered card's pips may lie there. Tried over 200 frames of 2color and 2color-bf, seed
-# 2026, this read 3 and 2 more cards right than brightness did, none wrongly.)
+# covered card's pips may lie there.)
 _SIDE = np.linspace(0.3, 0.7, 5)
 BEYOND = 0.58
 ROOM = 0.4

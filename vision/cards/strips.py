@@ -48,18 +48,14 @@ EDGE = 0.99  # left of a card's edge is darker than this fraction of its paper
 INK = 0.88  # darker than this fraction of the paper is ink (a thin glyph, blurred, is 0.8)
 ACCEPT = 0.6  # the least strip correlation that names the face
 # A fainter match (down to FAINT) names it where the card's left edge shows clearly: darker
-# outside than CLEAR of the paper inside, over most of its height (``_edge``). Over 1,000
-# bench frames (seed 2026) of 2color and 2color-bf this found 75 and 65 more jokers, and no
-# place away from a joker came within reach of it: the nearest matched 0.48 with an edge of
-# 0.485 (a pip column of a card on top taken for an edge), the next an edge of 0.57.
+# outside than CLEAR of the paper inside, over most of its height (``_edge``): a covered
+# joker's strip matches faintly, and no place away from a joker came within reach of both
+# (the nearest: a pip column of a card on top taken for an edge; ``docs/benchmarks.md``).
 FAINT, CLEAR = 0.5, 0.5
 # A match between the two (down to MIDDLING) names it where the edge shows fairly
-# (MIDDLING_EDGE). Every strip match that did not lie at a joker was logged over 300 frames
-# of 2color and 4color (seed 2026) and of each style (seed 11): none scored 0.55 or more
-# with an edge of 0.9 or less that the rules above did not already take. Over 1,000 bench
-# frames (seed 2026) this found 13, 10, 9 and 11 more covered jokers in 2color, 4color,
-# 2color-bf and 4color-bf, with the same wrong reads; over 300 frames of seed 11, 1 more in
-# 2color and in 4color.
+# (MIDDLING_EDGE): of all the strip matches logged away from a joker, none reached both
+# that the rules above did not already take, while it finds more covered jokers in every
+# style (``docs/benchmarks.md``).
 MIDDLING, MIDDLING_EDGE = 0.55, 0.9
 LOOSE = 0.4  # the least where the face's eyes show too (``_eyes``: a joker lying on top)
 EYES = ((0.375, 0.658), (0.621, 0.658))  # this artwork's joker's eyes, card widths from top-left
@@ -68,8 +64,7 @@ SHIFT_STEP = 0.015  # in steps of about this much (the eyes are 0.07 card widths
 BLUR = 1.0
 # The strip places a card's left edge to within a band pixel or so: the edge is sought that
 # many columns either side (``_edge``). A covered joker's edge, a faint shadow on the card
-# beneath, was often missed a column off. Over 300 bench frames (seed 2026) of 2color and
-# 4color this found 7 more covered jokers each, none named falsely.
+# beneath, was often missed a column off.
 EDGE_SLACK = 1
 
 
@@ -211,8 +206,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
         room.append((np.mean(beside > FELT * white[:, None], axis=1) >= 0.6) & ~taken)
     # A face one step right of a card on top would lie on it and hide the index it shows
     # (its far one, or in the turned sense its near one): only a covered card has such a
-    # slot (over 60 bench frames each of 2color and 2color-bf, seed 99, a quarter of the
-    # slots, none of them holding a joker).
+    # slot (such slots are many and hold no joker: ``docs/benchmarks.md``).
     lies_on = np.array([k in on_top for k, i in enumerate(items) if i.code is not None]
                        + [True] * len(on_top), np.bool_)
     for n, which in zip(*np.nonzero(np.stack(room, axis=1)), strict=True):
