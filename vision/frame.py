@@ -2,11 +2,10 @@
 
 A table plays one game: Pai Gow Poker lays cards and rolls dice, Pai Gow tiles lays tiles and
 rolls dice (``GAMES``). ``for_game`` makes the ``FrameReader`` of a game: each reader looks
-for its own kind only, since each finds things of the other kinds too. Over 60 frames of
-seven spread hands each of 2color and 4color-bf (seed 11), the tile reader reported 117
-unknown "tiles" (gaps of felt between cards, hands of two cards) and the dice reader 165
-unknown "dice" (hands of two cards, square as a die) and one die read as a 6: a 5c and a 4s
-overlapping.
+for its own kind only, since each finds things of the other kinds too: on card frames the
+tile reader reports gaps of felt between cards and hands of two cards as unknown "tiles",
+and the dice reader hands of two cards, square as a die, as unknown "dice" (or, now and
+then, as a die read).
 
 With a layout, dice are sought in its dice area only (``layout.DICE``), as a dice area
 alone (``vision.dice.read_dice``'s ``dice_area``: an oblong there is a cocked die). Where

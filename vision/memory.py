@@ -3,13 +3,9 @@
 Reading a 1280 x 720 frame makes some twenty planes of 0.9-3.7 MB (masks, labels, patches)
 and frees them. By default glibc gives a block that large its own ``mmap`` and returns it on
 ``free``, or lets its heap grow and then trims it back, by thresholds it moves as it goes;
-the kernel then zero-fills every page of the next frame's planes on first touch. Measured
-with ``resource.getrusage`` over 60 seven-hand frames decoded one by one (as a camera
-delivers them) and read in turn, three passes per process, two to four processes per case:
-2color-bf 416-1,429 page faults and 0.8-3.1 ms of system time per frame (medians 17.0-20.3
-ms a read), with ``keep_freed_memory`` 0-32 faults and 0-0.07 ms (15.0-17.3 ms); 2color
-1,242-1,341 faults and 2.0-2.6 ms (16.3-17.3 ms), kept 0-44 faults and 0-0.13 ms (13.9-15.4
-ms). How many faults varies from run to run with the order of earlier frees.
+the kernel then zero-fills every page of the next frame's planes on first touch: hundreds
+of page faults and milliseconds of system time a frame, which kept memory all but removes
+(figures in ``docs/benchmarks.md``).
 
 ``keep_freed_memory`` fixes both thresholds once, at a process's start: blocks up to
 ``MMAP_THRESHOLD`` come from the heap, and freed memory at its top is kept up to

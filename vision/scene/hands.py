@@ -8,11 +8,8 @@ picture. ``table_scene`` lays each spread in its cell as before (same draws, sam
 overlap, turn, tilt, blur, glare and noise), then moves the spread as a whole, the least it
 takes, so that all its cards lie at least the camera's tilt (4 % of the frame, plus 2 px)
 inside the frame's edges; before, spreads in the outer cells could run off the frame, and a
-card cut by the frame's edge is not what a table camera sees. On the bench's seeds
-(``bench/bench_vision.py --scenes 1000``, seed 2026, the same reader) this moved the cards
-read right from 96.44, 96.35, 93.38, 93.74 % (as recorded before the change) to 97.28,
-97.19, 93.58, 94.02 % (2color, 4color, 2color-bf, 4color-bf), wrong reads from 1.2, 2.0,
-3.1, 2.9 to 1.2, 2.7, 1.8, 2.9 per 10,000.
+card cut by the frame's edge is not what a table camera sees (the bench's figures moved
+with it: ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
