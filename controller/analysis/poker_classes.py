@@ -154,7 +154,7 @@ def build_classes(ranks: Sequence[int] = ALL_RANKS, joker: bool = True) -> Poker
 
 @cache
 def poker_classes() -> PokerClasses:
-    """The classes of the full 53-card deck (built once per process, about 2 s)."""
+    """The classes of the full 53-card deck (built once per process: seconds of work)."""
     return build_classes()
 
 

@@ -3,9 +3,9 @@
 The table is the exact house way, not a re-implementation: the rules core's
 ``HouseWayEngine`` sets one representative hand of each class, and every hand of a class gets a
 setting of the same two ranks (``poker_classes``).  This is the one place the poker analysis
-meets the engine; every shipped way works, at about 20,000 classes a second per process: about
-15 s of one core for the 292,253 classes of the full deck, split over two forked processes
-by default.
+meets the engine; every shipped way works. Setting a hand through the engine is slow next to
+the numpy passes, so the 292,253 classes of the full deck are split over two forked processes
+by default (timings: ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ class TileClasses:
 
 def weight_matrix(classes: TileClasses, progress: Progress | None = None
                   ) -> npt.NDArray[np.int8]:
-    """(N, N) ``dealer_weights`` of every player class, built once per process (about 1 s,
+    """(N, N) ``dealer_weights`` of every player class, built once per process (costly, and
     66 MB: each weight is at most 16, so one byte) and shared by every run; read-only."""
     matrix = _MATRICES.get(classes)
     if matrix is None:
@@ -93,7 +93,7 @@ def _index_of(classes: TileClasses) -> dict[tuple[Tile, ...], int]:
 
 @cache
 def tile_classes() -> TileClasses:
-    """The 8,130 face-multiset classes of four-tile hands (built once, about 50 ms)."""
+    """The 8,130 face-multiset classes of four-tile hands (built once and cached)."""
     hands = []
     for faces in combinations_with_replacement(range(FACE_COUNT), HAND_SIZE):
         if all(faces.count(f) <= FACES[f].copies for f in set(faces)):
