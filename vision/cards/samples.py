@@ -80,9 +80,7 @@ def _sheet(
     image, truth = scene.render(rng, TRAINING_CAMERA)
     # Learn from the ink of whole indices: a glyph tied to the felt by a card on top (see
     # ``ink.masks``) is left out, as an index near a card on top is (``_covered``). Learning
-    # from them too left more reads unsure (2color-bf over 1,000 bench frames, seed 2026:
-    # 475 covered cards against 318) and more wrong (5, 4, 5, 4 against 2, 2, 3, 3 over the
-    # four styles).
+    # from them too left more reads unsure and more wrong (``docs/benchmarks.md``).
     every = find_groups(image, limits, ink_mask(image, tied=False, sharpen=limits.sharpen))
     groups = every.take(~every.variant)  # learn cards from whole groups only
     if len(groups) == 0:
