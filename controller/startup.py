@@ -68,22 +68,28 @@ def add_logging_options(parser: argparse.ArgumentParser) -> None:
 
 
 def configure_logging(args: argparse.Namespace) -> None:
-    """The process's one logging set-up: warnings (or ``--log-level``) to stderr, and
-    ``--log-file`` when given."""
+    """The process's one logging set-up: to ``--log-file`` when given, else warnings (or
+    ``--log-level``) to stderr."""
     level = getattr(args, "log_level", None)
-    _add(logging.StreamHandler(sys.stderr), level or "warning")
     _root_level.append(logging.getLogger().level)
     logging.getLogger().setLevel(logging.DEBUG if level == "debug" else logging.INFO)
     if getattr(args, "log_file", None):
         log_to_file(args, args.log_file)
+    else:
+        _add(logging.StreamHandler(sys.stderr), level or "warning")
 
 
 def log_beside(args: argparse.Namespace, journal: str) -> Path | None:
     """A table's log file, unless ``--log-file`` gave one: ``JOURNAL.log`` beside a journal
-    file, ``var/paigow.log`` for a journal on a server; the path, or None if already given."""
+    file, ``var/paigow.log`` for a journal on a server; it takes the place of stderr.  The
+    path, or None if one was given."""
     if getattr(args, "log_file", None):
         return None
     path = Path("var") / "paigow.log" if "://" in journal else Path(journal + ".log")
+    root = logging.getLogger()
+    for handler in [h for h in _handlers if type(h) is logging.StreamHandler]:
+        _handlers.remove(handler)
+        root.removeHandler(handler)
     log_to_file(args, str(path))
     return path
 

@@ -364,6 +364,7 @@ class SerialLink:
                 continue
             self._line.port = port
             self.stats.reconnects += 1
+            log.info("%s: reconnected", self.name)
             self._verified.set()
             self._emit(Cleared(LINK_LOST))
             return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import secrets
 import signal
 import sys
@@ -27,6 +28,7 @@ from ..locations import config_file
 from ..round import PokerRound, TileRound
 from ..round.oversight import OversightEngine
 from ..staff import Member, PinHash, Staff, load_staff
+from ..startup import log_beside
 from .common import UsageError, listening_socket, number_in, run_alone
 from .journal import JournalCommandError, add_key_option, open_writer
 from .serving import add_serving_options, served_hosts, tls
@@ -34,6 +36,8 @@ from .serving import add_serving_options, served_hosts, tls
 if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these commands only
     from ..table.players import Habits, Setter
     from ..table.runner import Devices, TableRunner
+
+log = logging.getLogger(__name__)
 
 SIM_TABLE = ("tables", "sim-table.toml")
 """The simulated table's hardware file (``paigow demo``) among the config folders."""
@@ -122,6 +126,7 @@ class _Display:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise TableCommandError(f"the display did not start on {self.url}")
             time.sleep(0.02)
+        log.info("dealer display started on %s", self.url)
 
     def stop(self) -> None:
         self.server.should_exit = True
@@ -215,6 +220,7 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
                               else (0.0 if args.no_display else DISPLAY_PACE),
                               args.fault_rate, args.entry_error_rate)
     where = _journal_path(args)
+    log_beside(args, where)  # a table's log file beside its journal, unless --log-file says
     try:  # the only writer of its journal, keyed (demo makes PATH.key when no key is given)
         journal = open_writer(where, args, f"paigow {args.command}",
                               make_key=args.command == "demo")

@@ -20,6 +20,7 @@ screen ends within seconds of its session, not at the next request.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterable
@@ -32,6 +33,8 @@ from ..staff.pins import DUMMY
 from ..staff.sessions import Clock, digest
 from .settings import DisplaySettings
 from .table import Table
+
+log = logging.getLogger(__name__)
 
 SIGNED_IN = "operator_signed_in"
 """The journal kind of a sign-in at the display."""
@@ -73,6 +76,7 @@ class Desk:
         right = (member.pin if member is not None else DUMMY).matches(pin)
         if member is None or not right:
             self.throttle.failed(staff_id)
+            log.warning("sign-in refused for staff id %r: unknown id or wrong PIN", staff_id)
             raise SignInRefused("unknown staff id or wrong PIN")
         self.throttle.passed(staff_id)
         return self.open(member), member
@@ -85,6 +89,7 @@ class Desk:
         self._journal_ended(relieved, by=member.who)
         self._note({"type": SIGNED_IN, "v": 1, "staff": member.id, "name": member.name,
                     "role": member.role.value}, member.who)
+        log.info("%s %s (%s) signed in", member.role.value, member.id, member.name)
         return token
 
     def sign_out(self, token: str) -> Who | None:
@@ -136,6 +141,7 @@ class Desk:
 
     def _journal_ended(self, ended: Iterable[Ended], by: Who) -> None:
         for end in ended:
+            log.info("%s %s signed out: %s", end.who.role.value, end.who.actor, end.reason)
             self._note({"type": SIGNED_OUT, "v": 1, "staff": end.who.actor,
                         "role": end.who.role.value, "reason": end.reason}, by)
 

@@ -9,6 +9,7 @@ deal of their game.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -34,6 +35,8 @@ from .games import GameRules
 from .history import TableHistory
 from .ports import CameraPort, DicePort
 from .state import Phase, RoundState, fold
+
+log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -117,6 +120,8 @@ class RoundEngine(Generic[S]):
         number = 1 + sum(1 for r in state.records if r.kind == "fault_raised")
         payload = {**fault_raised(f"{state.round_id}/{code}/{number}", code, text, device,
                                   critical), "act": act, "position": position}
+        log.warning("round %s: fault %s from %s: %s", state.round_id, code, device or "table",
+                    text)
         return self._append(payload, device or "table", Role.DEVICE if device else Role.SYSTEM)
 
     def _port(self, act: str, device: str, call: Callable[[], T],

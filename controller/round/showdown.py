@@ -8,6 +8,7 @@ deviation from the house way is flagged by a ``deviation`` record just before th
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -21,6 +22,8 @@ from .acts import Who
 from .base import RoundEngine
 from .errors import IllegalActError
 from .state import Phase
+
+log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 
@@ -134,6 +137,10 @@ class ShowdownEngine(RoundEngine[S]):
             seen = None if text is None else self.game.parse(text)
         except ValueError:
             seen = None  # unreadable counts as unknown; the entered setting stands
+        if seen is None:  # nothing seen is routine; something unreadable is worth a look
+            log.log(logging.INFO if text is None else logging.WARNING,
+                    "round %s: the camera could not read position %d (%r)",
+                    self.round.round_id if self.round else "?", position, text)
         record = self._append({"type": "camera_read", "v": 1, "position": position,
                                "setting": None if seen is None else str(seen),
                                "raw": text}, camera.name, Role.CAMERA)

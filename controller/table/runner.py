@@ -12,6 +12,7 @@ ends with one line; the run with a summary (``results.RunSummary``).
 
 from __future__ import annotations
 
+import logging
 import queue
 import random
 import threading
@@ -32,6 +33,8 @@ from .errors import TableError
 from .panel_keys import PanelKeys
 from .players import Choice, Decision, SimDealer, SimPlayers
 from .results import RoundResult, RunSummary
+
+log = logging.getLogger(__name__)
 
 DEALER = Who.dealer()
 SUPERVISOR = Who.supervisor()
@@ -138,6 +141,7 @@ class TableRunner:
         self._lost_rounds = 0
         self._refusals: list[str] = []  # refusals in a row: a round that cannot go on
         self._finished: str | None = None  # the last round counted in the summary
+        self._opened: str | None = None  # the last round logged as opened
         # Device calls made ahead of their act, outside the table's lock (display acts too).
         self._ahead = devices_ahead(table, devices)
         if self._ahead is not None:
@@ -161,6 +165,7 @@ class TableRunner:
         """Recover, then play until the rounds are done or ``stop``; the summary."""
         done = self.table.recover()
         for round_id, reason in done.voided:
+            log.warning("round %s voided at start-up: %s", round_id, reason)
             self.out(f"{round_id} voided at start-up: {reason}")
         if done.resumed:
             self.out(f"{done.resumed} resumed at {done.phase.value if done.phase else '?'}")
@@ -209,6 +214,9 @@ class TableRunner:
 
     def _step(self) -> Callable[[], None] | None:
         state = self.engine.round
+        if state is not None and state.round_id != self._opened:
+            self._opened = state.round_id  # opened here or at the display
+            log.info("round %s opened (%s)", state.round_id, self._game)
         if state is not None and state.closed and state.round_id != self._finished:
             self._finish()  # closed from elsewhere (the display): counted all the same
             return None
@@ -283,6 +291,7 @@ class TableRunner:
         return self.on_duty(who.role) or who
 
     def _note_refusal(self, name: str, err: Exception) -> None:
+        log.warning("%s refused: %s", name, err)
         if isinstance(err, IllegalActError):
             self.out(f"  refused: {err}")  # e.g. the display moved the round on meanwhile
             self._refusals.append(str(err))
@@ -491,6 +500,10 @@ class TableRunner:
                                  int(data["net"].get(str(HOUSE), 0)), commission, deviation,
                                  fouls, faults=faults, note=_note(state.banker, data))
         self.summary.results.append(result)
+        if result.settled:
+            log.info("round %s settled: %s", result.round_id, result.line().strip())
+        else:
+            log.warning("round %s voided: %s", result.round_id, result.void_reason)
         self.out(result.line())
         self._after_void(result)
 
