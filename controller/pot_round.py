@@ -24,6 +24,7 @@ from typing import Any
 
 from .profile import TableProfile
 from .rules.cards import check_distinct, format_cards
+from .rules.config_check import check_keys
 from .rules.dealing import HOUSE
 from .rules.errors import NotationError
 from .rules.home_pot import PokerPotRanks, PotResult, PotRules, PotStatus, settle_pot
@@ -62,9 +63,7 @@ def read_pot_round(data: Mapping[str, Any], profile: TableProfile) -> PotRoundIn
             raise NotationError(f"table profile {profile.name!r} plays a pot (home play): no "
                                 f"bank and no bets; {key!r} is refused (give 'antes', or none "
                                 f"for the ante due)")
-    unknown = sorted(set(data) - POT_KEYS)
-    if unknown:
-        raise NotationError(f"unknown round key {unknown[0]!r}; known: {sorted(POT_KEYS)}")
+    check_keys(data, POT_KEYS, NotationError, what="round key")
     engine = profile.engine(data.get("way"))
     carried = read_money(data.get("pot", 0), "pot carried in")
     if carried < 0:

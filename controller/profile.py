@@ -19,6 +19,7 @@ from .errors import ConfigError
 from .files import parse_toml, read_text
 from .locations import config_file, config_files
 from .rules.comparison import FoulPolicy
+from .rules.config_check import check_keys
 from .rules.errors import RulesError
 from .rules.house_way import HouseWayEngine
 from .rules.poker_eval import Evaluator
@@ -98,9 +99,7 @@ def table_section(data: Mapping[str, object], key: str, where: str) -> dict[str,
 def read_toml(text: str, where: str, keys: set[str]) -> dict[str, object]:
     """Parse a profile's TOML text and refuse keys outside ``keys``, naming the file."""
     data = parse_toml(text, where)
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(keys)}")
+    check_keys(data, keys, ConfigError, where)
     return data
 
 

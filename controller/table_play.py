@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import ConfigError
+from .rules.config_check import check_keys
 from .rules.errors import RulesError
 from .rules.home_pot import PotRules
 
@@ -64,9 +65,7 @@ def _choice(data: Mapping[str, object], key: str, kind: type[StrEnum], default: 
 def parse_play(play: Mapping[str, object], pot: Mapping[str, object] | None, where: str,
                game: str) -> TablePlay:
     """Validate a profile's ``[play]`` table and its ``[pot]`` table (None when absent)."""
-    for key in play:
-        if key not in _PLAY_KEYS:
-            raise ConfigError(f"{where}: unknown [play] key {key!r}; known: {list(_PLAY_KEYS)}")
+    check_keys(play, _PLAY_KEYS, ConfigError, where, what="[play] key")
     mode = PlayMode(_choice(play, "mode", PlayMode, PlayMode.BANK, where))
     banking = Banking(_choice(play, "banking", Banking, Banking.HOUSE, where))
     repeat = play.get("repeat_wager", False)

@@ -26,6 +26,7 @@ from typing import Any
 from .catalog import tile_engine
 from .round_file import check_positions, load_json_round, read_money, read_position
 from .rules.bank import Settlement
+from .rules.config_check import check_keys
 from .rules.errors import NotationError, RulesError
 from .rules.money import format_money
 from .rules.seat import Bet, HandSet, SetBy
@@ -106,9 +107,7 @@ def read_tile_round(data: Mapping[str, Any]) -> TileRoundInput:
     """Validate a tile round mapping; errors name the offending key, position or tile."""
     if not isinstance(data, Mapping):
         raise NotationError(f"a round must be a JSON object, not {data!r}")
-    unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise NotationError(f"unknown round key {unknown[0]!r}; known: {sorted(_KEYS)}")
+    check_keys(data, _KEYS, NotationError, what="round key")
     if data.get("game") != "tiles":
         raise NotationError(f"game {data.get('game')!r}: this reads tile rounds")
     profile = load_tile_profile(str(data.get("profile", DEFAULT_TILE_PROFILE)))

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .config_check import check_keys, require_table
 from .device_keys import key_from_env, read_key_file
 from .errors import DeviceConfigError
 from .gpio.pins import TablePins
@@ -48,13 +49,8 @@ class TableHardware:
 def _device(data: Mapping[str, object], kind: str, where: str) -> SerialDevice | None:
     if kind not in data:
         return None
-    table = data[kind]
-    if not isinstance(table, dict):
-        raise DeviceConfigError(f"{where}: [{kind}] must be a table, not {table!r}")
-    unknown = sorted(set(table) - _DEVICE_KEYS)
-    if unknown:
-        raise DeviceConfigError(f"{where}: unknown key {unknown[0]!r} in [{kind}]; "
-                                f"known: {sorted(_DEVICE_KEYS)}")
+    table = require_table(data[kind], DeviceConfigError, f"{where}: [{kind}]")
+    check_keys(table, _DEVICE_KEYS, DeviceConfigError, where, section=f"in [{kind}]")
     url = table.get("url")
     if not isinstance(url, str) or not url:
         raise DeviceConfigError(f"{where}: [{kind}] url must be a pyserial URL, not {url!r}")

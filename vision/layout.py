@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .config_check import check_keys
 from .errors import LayoutError
 from .items import Item
 
@@ -163,9 +164,9 @@ def _regions(data: dict[str, Any], size: tuple[float, float], source: str
 
 
 def _only(table: dict[str, Any], allowed: Sequence[str], prefix: str, source: str) -> None:
-    for key in table:
-        if key not in allowed:
-            raise LayoutError(f"layout {source!r}: unknown key {prefix + key!r}")
+    # Keys named from the layout's top (``felt.width``), as the file's reader would look.
+    check_keys({prefix + key: value for key, value in table.items()},
+               [prefix + key for key in allowed], LayoutError, f"layout {source!r}", listed="")
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import ControllerError
 from ..journal import Role
 from ..round import Who
+from ..rules.config_check import check_keys
 from ..staff import Staff
 
 OPERATOR_ROLES = frozenset({Role.DEALER, Role.SUPERVISOR})
@@ -79,9 +80,8 @@ class DisplaySettings:
         """From TOML-like data: ``{"title": ..., "hosts": [NAME, ...], "tokens": {TOKEN:
         {"name", "role"}}}``; ``hosts`` are the names served besides this machine's own, as
         ``--allowed-host`` gives them."""
-        unknown = sorted(set(data) - {"title", "tokens", "hosts"})
-        if unknown:
-            raise DisplaySettingsError(f"display: unknown key {unknown[0]!r}")
+        check_keys(data, ("title", "tokens", "hosts"), DisplaySettingsError, "display",
+                   listed="")
         tokens: dict[str, Who] = {}
         for token, entry in dict(data.get("tokens", {})).items():
             if not isinstance(entry, Mapping) or set(entry) != {"name", "role"}:

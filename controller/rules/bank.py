@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
+from .config_check import check_keys
 from .dealing import HOUSE
 from .errors import ProfileError, SettlementError
 from .fortune import FortuneResult
@@ -53,10 +54,7 @@ class BankRules:
     def from_mapping(cls, data: Mapping[str, object]) -> BankRules:
         """Read ``{commission, foul, limits}`` (a table without side bets); unknown keys are
         errors naming them."""
-        known = ("commission", "foul", "limits")
-        for key in data:
-            if key not in known:
-                raise ProfileError(f"unknown settlement key {key!r}; known: {list(known)}")
+        check_keys(data, ("commission", "foul", "limits"), ProfileError, what="settlement key")
         commission = data.get("commission", {})
         if not isinstance(commission, Mapping):
             raise ProfileError(f"commission {commission!r} must be a table")

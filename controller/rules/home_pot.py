@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from .comparison import PokerHands
+from .config_check import check_keys
 from .errors import ProfileError, SettlementError
 from .seat import HandSet
 from .setting import Setting
@@ -64,10 +65,7 @@ class PotRules:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object]) -> PotRules:
         """Read ``{ante_cents, foul}``; unknown keys and bad values are errors naming them."""
-        known = ("ante_cents", "foul")
-        for key in data:
-            if key not in known:
-                raise ProfileError(f"unknown pot key {key!r}; known: {list(known)}")
+        check_keys(data, ("ante_cents", "foul"), ProfileError, what="pot key")
         foul = data.get("foul", FoulPolicy.LOSS.value)
         if foul not in tuple(p.value for p in FoulPolicy):
             raise ProfileError(f"pot foul policy {foul!r} is not one of "

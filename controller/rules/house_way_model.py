@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import RANKS
+from .config_check import check_keys
 from .errors import HouseWayError
 from .hand_shape import Pattern
 
@@ -144,9 +145,7 @@ class HouseWay:
 
 
 def _take(table: Mapping[str, object], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise HouseWayError(f"{where}: unknown key {unknown[0]!r}; allowed: {sorted(allowed)}")
+    check_keys(table, allowed, HouseWayError, where, listed="allowed")
 
 
 def _text(table: Mapping[str, object], key: str, where: str) -> str:

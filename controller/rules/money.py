@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from .config_check import check_keys
 from .errors import NotationError, ProfileError
 
 BASIS_POINTS: Final = 10_000  # 100 %
@@ -52,10 +53,8 @@ class Commission:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object]) -> Commission:
         """Build from a profile table ``{rate_bp, unit_cents, mode}``; unknown keys are errors."""
-        known = ("rate_bp", "unit_cents", "mode")
-        for key in data:
-            if key not in known:
-                raise ProfileError(f"unknown commission key {key!r}; known: {list(known)}")
+        check_keys(data, ("rate_bp", "unit_cents", "mode"), ProfileError,
+                   what="commission key")
         rate = data.get("rate_bp", 500)
         unit = data.get("unit_cents", 25)
         if not isinstance(rate, int) or isinstance(rate, bool):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .config_check import check_keys
 from .errors import ProfileError
 
 
@@ -44,10 +45,8 @@ class PokerRules:
     @classmethod
     def from_mapping(cls, data: dict[str, object]) -> PokerRules:
         """Build from a profile table; unknown keys and values are errors naming them."""
-        known = {"wheel", "joker", "high_may_equal_low"}
-        for key in data:
-            if key not in known:
-                raise ProfileError(f"unknown poker rule {key!r}; known: {sorted(known)}")
+        check_keys(data, ("wheel", "joker", "high_may_equal_low"), ProfileError,
+                   what="poker rule")
         try:
             wheel = Wheel(str(data.get("wheel", Wheel.SECOND.value)))
             joker = JokerMode(str(data.get("joker", JokerMode.BUG.value)))

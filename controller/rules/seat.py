@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from .config_check import check_keys
 from .dice import MAX_POSITIONS
 from .errors import ProfileError, SettlementError
 
@@ -87,10 +88,7 @@ class TableLimits:
         """Build from ``{min_bet_cents, max_bet_cents, fortune_min_cents, fortune_max_cents}``."""
         defaults = cls()
         names = ("min_bet", "max_bet", "fortune_min", "fortune_max")
-        known = [f"{name}_cents" for name in names]
-        for key in data:
-            if key not in known:
-                raise ProfileError(f"unknown table limit {key!r}; known: {known}")
+        check_keys(data, [f"{name}_cents" for name in names], ProfileError, what="table limit")
         values: list[int] = []
         for name in names:
             value = data.get(f"{name}_cents", getattr(defaults, name))

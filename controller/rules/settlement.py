@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from .bank import BankRules, SeatResult, Settlement, foul_policy, settle_bank
 from .comparison import FoulPolicy, PokerHands, Reset, compare_hands, reset_setting
+from .config_check import check_keys
 from .dealing import HOUSE
 from .dice import POSITIONS
 from .errors import ProfileError, SettlementError
@@ -57,10 +58,8 @@ class TableRules:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object]) -> TableRules:
         """Read ``{variant, foul, limits, fortune, envy}``; unknown keys and values are errors."""
-        known = ("variant", "foul", "limits", "fortune", "envy")
-        for key in data:
-            if key not in known:
-                raise ProfileError(f"unknown settlement key {key!r}; known: {list(known)}")
+        check_keys(data, ("variant", "foul", "limits", "fortune", "envy"), ProfileError,
+                   what="settlement key")
         raw_variant = data.get("variant", "classic")
         variant = (
             Variant.from_mapping(raw_variant) if isinstance(raw_variant, Mapping)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from .config_check import check_keys
 from .errors import ProfileError
 from .tiles import GROUP_NAMES, Tile, parse_tiles
 
@@ -40,9 +41,7 @@ class TileRules:
     @classmethod
     def from_mapping(cls, data: dict[str, object]) -> TileRules:
         """Build from a profile table; unknown keys and values are errors naming them."""
-        for key in data:
-            if key != "gee_joon_tie":
-                raise ProfileError(f"unknown tile rule {key!r}; known: ['gee_joon_tie']")
+        check_keys(data, ("gee_joon_tie",), ProfileError, what="tile rule")
         value = data.get("gee_joon_tie", GeeJoonTie.LOWEST.value)
         try:
             return cls(GeeJoonTie(str(value)))

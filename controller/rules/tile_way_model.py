@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from .config_check import check_keys
 from .errors import HouseWayError
 from .tile_codes import (
     Code,
@@ -128,9 +129,7 @@ class TileWay:
 
 
 def _take(table: Mapping[str, object], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise HouseWayError(f"{where}: unknown key {unknown[0]!r}; allowed: {sorted(allowed)}")
+    check_keys(table, allowed, HouseWayError, where, listed="allowed")
 
 
 def _text(table: Mapping[str, object], key: str, where: str) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from .config_check import check_keys
 from .errors import ProfileError
 from .money import FIVE_PERCENT, NO_COMMISSION, Commission
 from .poker_eval import HIGH_CARD, Evaluator, category_of
@@ -74,9 +75,7 @@ class Variant:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object]) -> Variant:
         """Read ``{name, commission}``; a commission table is allowed only where one is charged."""
-        for key in data:
-            if key not in ("name", "commission"):
-                raise ProfileError(f"unknown variant key {key!r}; known: ['name', 'commission']")
+        check_keys(data, ("name", "commission"), ProfileError, what="variant key")
         base = variant_named(data.get("name", "classic"))
         table = data.get("commission")
         if table is None:

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from ..journal import Role
 from ..round import Who
+from ..rules.config_check import check_keys, require_table
 from .errors import StaffError
 from .pins import PinHash
 
@@ -117,9 +118,7 @@ class Staff:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], where: str = "staff") -> Staff:
         """From parsed TOML; ``StaffError`` names the file and the key."""
-        unknown = sorted(set(data) - _TOP)
-        if unknown:
-            raise StaffError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(_TOP)}")
+        check_keys(data, _TOP, StaffError, where)
         rules = _session_rules(data.get("sessions", {}), where)
         entries = data.get("staff", [])
         if not isinstance(entries, list):
@@ -145,13 +144,9 @@ class Staff:
         return "\n".join(lines) + "\n"
 
 
-def _session_rules(data: object, where: str) -> SessionRules:
-    if not isinstance(data, Mapping):
-        raise StaffError(f"{where}: [sessions] must be a table, not {data!r}")
-    unknown = sorted(set(data) - _SESSION_KEYS)
-    if unknown:
-        raise StaffError(f"{where}: unknown key {unknown[0]!r} in [sessions]; "
-                         f"known: {sorted(_SESSION_KEYS)}")
+def _session_rules(raw: object, where: str) -> SessionRules:
+    data = require_table(raw, StaffError, f"{where}: [sessions]")
+    check_keys(data, _SESSION_KEYS, StaffError, where, section="in [sessions]")
     values = {}
     for key, default in (("idle_minutes", IDLE_MINUTES), ("max_hours", MAX_HOURS)):
         value = data.get(key, default)
@@ -161,12 +156,9 @@ def _session_rules(data: object, where: str) -> SessionRules:
     return SessionRules(values["idle_minutes"] * 60, values["max_hours"] * 3600)
 
 
-def _member(entry: object, where: str) -> Member:
-    if not isinstance(entry, Mapping):
-        raise StaffError(f"{where} must be a table, not {entry!r}")
-    unknown = sorted(set(entry) - _MEMBER_KEYS)
-    if unknown:
-        raise StaffError(f"{where}: unknown key {unknown[0]!r}; known: {sorted(_MEMBER_KEYS)}")
+def _member(raw: object, where: str) -> Member:
+    entry = require_table(raw, StaffError, where)
+    check_keys(entry, _MEMBER_KEYS, StaffError, where)
     missing = sorted(_MEMBER_KEYS - set(entry))
     if missing:
         raise StaffError(f"{where}: missing key {missing[0]!r}")

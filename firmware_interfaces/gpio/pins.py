@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Self
 
+from ..config_check import unknown_keys
 from ..errors import DeviceConfigError
 
 BCM_PINS = range(28)
@@ -62,8 +63,8 @@ class _PinMap:
         if not isinstance(data, Mapping):
             raise PinMapError(f"[{cls.SECTION}] must be a table of pins, not {data!r}")
         known = cls.names()
-        unknown = sorted(set(data) - set(known))
-        if unknown:
+        unknown = unknown_keys(data, known)
+        if unknown:  # all of them: a miswired panel file usually has more than one
             raise PinMapError(f"[{cls.SECTION}] unknown key(s) {unknown!r}; known: {list(known)}")
         missing = [name for name in known if name not in data]
         if missing:
