@@ -133,9 +133,9 @@ def run_handler(args: argparse.Namespace, *, exit_on_error: bool = True) -> int:
         configure_logging(args)
         return handler(args)
     except COMMAND_ERRORS as err:
-        if exit_on_error:
-            fail(str(err))
         print(f"paigow: error: {err}", file=sys.stderr)
+        if exit_on_error:
+            raise SystemExit(2) from None
         return 2
     except BrokenPipeError:
         return 0
