@@ -96,10 +96,12 @@ def log_beside(args: argparse.Namespace, journal: str) -> Path | None:
 
 def log_to_file(args: argparse.Namespace, path: str) -> None:
     """Append the log to ``path`` at ``--log-level`` (default info); a file that cannot be
-    opened is a ``UsageError`` naming it."""
+    opened is a ``UsageError`` naming it.  A new file is made readable by its owner only, as
+    the journal beside it is: it names the staff and the rounds' outcomes."""
     level = getattr(args, "log_level", None) or "info"
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
         handler = logging.FileHandler(path, encoding="utf-8")
     except OSError as err:
         raise UsageError(f"cannot open the log file {path!r}: {err.strerror}") from err

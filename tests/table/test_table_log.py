@@ -62,3 +62,10 @@ def test_log_file_and_level_as_given(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert not (tmp_path / "j.sqlite.log").exists()
     assert " INFO " not in log.read_text(encoding="utf-8")  # only warnings and worse asked for
+
+
+def test_a_new_log_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    done = _demo("demo", "--rounds", "1", "--no-display", "--seed", "42",
+                 "--journal", str(tmp_path / "j.sqlite"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "j.sqlite.log").stat().st_mode & 0o777 == 0o600
