@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg
 
-from controller.demo import play_round
 from controller.journal import (
     GENESIS,
     Journal,
@@ -45,6 +44,7 @@ from controller.journal.clock import format_ts
 from controller.journal.records import Row, hash_row
 from controller.profile import DEFAULT_PROFILE, load_profile
 from controller.rules.events import to_json
+from controller.simulation.demo import play_round
 
 BENCH_KEY = JournalKey.generate()
 """The journals a bench writes are keyed, as a table's are."""

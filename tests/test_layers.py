@@ -43,3 +43,61 @@ def test_a_layer_does_not_import_upwards_or_sideways(package: str) -> None:
     bad = {str(p.relative_to(ROOT)): imports_of(p.read_text(encoding="utf-8"), FORBIDDEN[package])
            for p in (ROOT / package).rglob("*.py")}
     assert {k: v for k, v in bad.items() if v} == {}
+
+
+SIMULATION = "controller.simulation"
+REAL_PATH = ("controller/cli.py", "controller/commands/table.py", "controller/table/*.py")
+"""What ``paigow run`` imports: the command's module, the table package (loop, devices, ports)."""
+SIMULATION_ALLOWED = {("controller/commands/table.py", "_play"),
+                      ("controller/commands/table.py", "_rules")}
+"""Where the real path may import the simulation, inside the one function: it builds the demo's
+and run's table with the simulated players and dealer (until run has real ones)."""
+
+
+def _resolved(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
+    """The absolute modules an import names, relative ones resolved against ``module``."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    base = node.module or ""
+    if node.level:
+        parent = module.split(".")[:-node.level]
+        base = ".".join([*parent, *([base] if base else [])])
+    return [base] if node.module else [f"{base}.{a.name}" for a in node.names]
+
+
+def module_imports(path: Path) -> list[tuple[str | None, str]]:
+    """(enclosing top-level function or None, absolute module) for every import in ``path``."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    module = ".".join(parts if parts[-1] != "__init__" else [*parts[:-1], "x"])
+    found: list[tuple[str | None, str]] = []
+    for top in ast.parse(path.read_text(encoding="utf-8")).body:
+        where = top.name if isinstance(top, ast.FunctionDef | ast.AsyncFunctionDef) else None
+        for node in ast.walk(top):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                found += [(where, name) for name in _resolved(node, module)]
+    return found
+
+
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def test_the_resolver_sees_relative_imports() -> None:
+    mod = ROOT / "controller" / "table" / "runner.py"
+    names = [n for _, n in module_imports(mod)]
+    assert "controller.table.people" in names and "controller.display.table" in names
+    assert _resolved(ast.parse("from .. import simulation").body[0],  # type: ignore[arg-type]
+                     "controller.commands.table") == ["controller.simulation"]
+
+
+def test_the_real_path_does_not_import_the_simulation() -> None:
+    files = sorted({p for pattern in REAL_PATH for p in ROOT.glob(pattern)})
+    assert ROOT / "controller/table/runner.py" in files
+    assert ROOT / "controller/table/devices.py" in files
+    bad = [(str(p.relative_to(ROOT)), where, name) for p in files
+           for where, name in module_imports(p) if _under(name, SIMULATION)
+           and (str(p.relative_to(ROOT)), where) not in SIMULATION_ALLOWED]
+    assert bad == []
+    allowed = {(str(p.relative_to(ROOT)), where) for p in files
+               for where, name in module_imports(p) if _under(name, SIMULATION)}
+    assert allowed == SIMULATION_ALLOWED  # the exception is used where it says, nowhere else

@@ -138,8 +138,8 @@ def test_home_play_refuses_what_a_pot_has_not(
 @pytest.mark.parametrize(("name", "named"), [("home", "plays a pot"),
                                              ("heads-up", "has 2 positions")])
 def test_the_rules_level_demo_round_refuses_pot_and_heads_up(name: str, named: str) -> None:
-    from controller.demo import play_round
     from controller.errors import ConfigError
+    from controller.simulation.demo import play_round
     with pytest.raises(ConfigError, match=f"table profile '{name}' {named}"):
         play_round(load_profile(name), seed=1)
     assert play_round(load_profile("rotation"), seed=1).settlement.banker == 1

@@ -34,7 +34,7 @@ from .journal import JournalCommandError, add_key_option, open_writer
 from .serving import add_serving_options, served_hosts, tls
 
 if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these commands only
-    from ..table.players import Habits, Setter
+    from ..table.people import Setter
     from ..table.runner import Devices, TableRunner
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ def _journal_path(args: argparse.Namespace) -> str:
 
 def _rules(game: str, profile_name: str | None) -> tuple[Any, Setter]:
     """The table profile (validated before any device starts) and its settings of hands."""
-    from ..table.players import PokerSetter, TileSetter
+    from ..simulation.players import PokerSetter, TileSetter
 
     if game == "tiles":
         from ..tile_profile import load_tile_profile
@@ -200,11 +200,17 @@ def _staff(args: argparse.Namespace, table_name: str) -> Staff:
 
 def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     from ..display.table import Table
+
+    # The simulated people: here and in _rules, which build the demo's and run's table, are
+    # the only places of the real path that import the simulation (tests/test_layers.py).
+    from ..simulation.players import Habits, HabitsError, SimDealer, SimPlayers, make_rng
     from ..table import open_table, read_hardware
-    from ..table.players import SimDealer, SimPlayers, make_rng
     from ..table.runner import RunnerError, RunnerSettings, TableRunner
 
-    habits = _habits(args)
+    try:
+        habits = Habits(args.other_rate, args.foul_rate, args.deviation_rate, args.vacancy_rate)
+    except HabitsError as err:
+        raise UsageError(str(err)) from err
     tls_options = tls(args)  # a bad certificate stops here, before any device starts
     profile, setter = _rules(args.game, args.profile)
     hardware = read_hardware(table_file)  # a bad table file stops here, naming the key
@@ -273,15 +279,6 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
             display.stop()
         journal.close()
     return 0
-
-
-def _habits(args: argparse.Namespace) -> Habits:
-    from ..table.players import Habits, HabitsError
-
-    try:
-        return Habits(args.other_rate, args.foul_rate, args.deviation_rate, args.vacancy_rate)
-    except HabitsError as err:
-        raise UsageError(str(err)) from err
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

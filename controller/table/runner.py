@@ -31,7 +31,7 @@ from ..rules.tiles import full_set
 from .ahead import devices_ahead
 from .errors import TableError
 from .panel_keys import PanelKeys
-from .players import Choice, Decision, SimDealer, SimPlayers
+from .people import Choice, Dealer, Decision, Players
 from .results import RoundResult, RunSummary
 
 log = logging.getLogger(__name__)
@@ -116,9 +116,10 @@ class RunnerSettings:
 
 
 class TableRunner:
-    """Plays rounds on ``table`` with simulated players and dealer, printing a line each."""
+    """Plays rounds on ``table`` with the players and dealer it is handed (``paigow demo`` and
+    ``run``: the simulated ones of ``controller.simulation.players``), printing a line each."""
 
-    def __init__(self, table: Table, devices: Devices, players: SimPlayers, dealer: SimDealer,
+    def __init__(self, table: Table, devices: Devices, players: Players, dealer: Dealer,
                  settings: RunnerSettings, *, randomness: str,
                  out: Callable[[str], None] = print,
                  on_duty: Callable[[Role], Who | None] | None = None) -> None:

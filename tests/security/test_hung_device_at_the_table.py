@@ -25,8 +25,8 @@ from controller.display import DisplaySettings, Table, create_app
 from controller.journal import open_journal
 from controller.profile import load_profile
 from controller.round import Phase, PokerRound, Who
+from controller.simulation.players import Habits, PokerSetter, SimDealer, SimPlayers
 from controller.table import TableDevices, open_table
-from controller.table.players import Habits, PokerSetter, SimDealer, SimPlayers
 from controller.table.runner import RunnerSettings, TableRunner
 from tests.table.conftest import SIM_TABLE, TIMING, _assets
 

@@ -23,8 +23,7 @@ from controller.rules.seat import TableLimits
 from controller.rules.setting import Setting, check_legal
 from controller.rules.tile_setting import TileSetting, check_tile_legal
 from controller.rules.tiles import full_set
-from controller.table import TableDevices
-from controller.table.players import (
+from controller.simulation.players import (
     Choice,
     Decision,
     Habits,
@@ -34,6 +33,7 @@ from controller.table.players import (
     SimPlayers,
     TileSetter,
 )
+from controller.table import TableDevices
 from controller.table.results import RunSummary
 from controller.table.runner import RunnerError, RunnerSettings, TableRunner
 from controller.tile_profile import load_tile_profile

@@ -1,4 +1,5 @@
-"""The simulated people at the table: players who bet and set, a dealer who sometimes strays.
+"""The simulated people at the table (``paigow demo``, tests): players who bet and set, a
+dealer who sometimes strays; they are what ``controller.table.people`` asks for.
 
 Players bet within the table limits and set their hands mostly by the house way, sometimes
 another legal way, now and then a foul; the dealer sets by the house way except at a
@@ -12,8 +13,6 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Protocol
 
 from ..catalog import tile_engine
 from ..profile import TableProfile
@@ -22,20 +21,13 @@ from ..rules.seat import TableLimits
 from ..rules.setting import all_settings
 from ..rules.tile_setting import TileSetting, tile_settings
 from ..rules.tiles import parse_tiles
+from ..table.errors import TableError
+from ..table.people import Choice, Decision, Options, Setter
 from ..tile_profile import TileProfile
-from .errors import TableError
 
 
 class HabitsError(TableError, ValueError):
     """A rate outside 0..1, or rates that add up to more than 1; the message names it."""
-
-
-class Choice(StrEnum):
-    """How a simulated hand was set."""
-
-    HOUSE_WAY = "house_way"
-    OTHER = "other"  # legal, not the house way
-    FOUL = "foul"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,22 +51,6 @@ class Habits:
         if self.player_other_rate + self.foul_rate > 1:
             raise HabitsError(f"player other rate {self.player_other_rate!r} and foul rate "
                               f"{self.foul_rate!r} add up to more than 1")
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """A hand's settings as text: the house way's, the other legal ones, the fouls."""
-
-    house_way: str
-    others: tuple[str, ...]
-    fouls: tuple[str, ...]
-
-
-class Setter(Protocol):
-    """One game's settings of a hand, as text the engine parses back."""
-
-    def options(self, pieces: Sequence[str]) -> Options:
-        """Every distinct setting of ``pieces``, sorted into house way, other legal, foul."""
 
 
 class PokerSetter:
@@ -115,14 +91,6 @@ class TileSetter:
 def make_rng(seed: int | None) -> random.Random:
     """Seeded for a repeatable demo or test, else the operating system's ``secrets``."""
     return random.Random(seed) if seed is not None else secrets.SystemRandom()
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A setting as text and how it was chosen."""
-
-    setting: str
-    choice: Choice
 
 
 class SimPlayers:
