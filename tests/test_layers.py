@@ -49,9 +49,11 @@ SIMULATION = "controller.simulation"
 REAL_PATH = ("controller/cli.py", "controller/commands/table.py", "controller/table/*.py")
 """What ``paigow run`` imports: the command's module, the table package (loop, devices, ports)."""
 SIMULATION_ALLOWED = {("controller/commands/table.py", "_play"),
-                      ("controller/commands/table.py", "_rules")}
-"""Where the real path may import the simulation, inside the one function: it builds the demo's
-and run's table with the simulated players and dealer (until run has real ones)."""
+                      ("controller/commands/table.py", "_rules"),
+                      ("controller/table/devices.py", "open_table")}
+"""Where the real path may import the simulation, inside these functions only: they build the
+demo's and run's table with the simulated players and dealer and the camera that renders what
+it is told (until run has real ones)."""
 
 
 def _resolved(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
@@ -71,6 +73,9 @@ def module_imports(path: Path) -> list[tuple[str | None, str]]:
     module = ".".join(parts if parts[-1] != "__init__" else [*parts[:-1], "x"])
     found: list[tuple[str | None, str]] = []
     for top in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(top, ast.If) and isinstance(top.test, ast.Name) \
+                and top.test.id == "TYPE_CHECKING":
+            continue  # type-only imports: never imported when the program runs
         where = top.name if isinstance(top, ast.FunctionDef | ast.AsyncFunctionDef) else None
         for node in ast.walk(top):
             if isinstance(node, ast.Import | ast.ImportFrom):
@@ -101,3 +106,9 @@ def test_the_real_path_does_not_import_the_simulation() -> None:
     allowed = {(str(p.relative_to(ROOT)), where) for p in files
                for where, name in module_imports(p) if _under(name, SIMULATION)}
     assert allowed == SIMULATION_ALLOWED  # the exception is used where it says, nowhere else
+
+
+def test_only_the_simulation_imports_the_renderer() -> None:
+    renders = {str(p.relative_to(ROOT)) for p in (ROOT / "controller").rglob("*.py")
+               if any(_under(name, "vision.scene") for _, name in module_imports(p))}
+    assert renders == {"controller/simulation/camera.py"}

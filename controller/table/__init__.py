@@ -19,7 +19,8 @@ API (for the runner and the commands; names and fields are stable)::
 - ``game``: ``"poker"`` or ``"tiles"``; ``hardware``: the validated table file; ``seed``;
 - ``shuffler``: ``SerialShufflerPort`` (a ``ShufflerPort``), ``None`` for tiles;
 - ``dice``: ``SerialDicePort`` (a ``DicePort``; a cocked, unchanged or weak shake is a no-game);
-- ``camera``: ``VisionCameraPort`` (a ``CameraPort``): ``place(position, text)`` tells it what a
+- ``camera``: a ``LayoutCamera`` (a ``CameraPort``), today the simulation's
+  ``controller.simulation.camera.VisionCameraPort``: ``place(position, text)`` tells it what a
   position physically set, ``clear()`` forgets every position, ``read(position)`` renders and
   reads back; ``history`` (``CameraRead``), ``read_times`` and ``last_read_seconds``;
 - ``panel``: the GPIO ``DealerPanel`` on ``pin_factory`` (a ``MockFactory`` for a simulated
@@ -52,7 +53,7 @@ door open, lid open), so the engine journals a fault and pauses the round.
 
 from __future__ import annotations
 
-from .camera import CameraLook, CameraRead, VisionCameraPort
+from .camera import CameraRead, LayoutCamera
 from .devices import TableDevices, open_table, read_hardware
 from .dice_port import SerialDicePort
 from .errors import (
@@ -67,8 +68,7 @@ from .processes import SimProcess
 from .shuffler_port import SerialShufflerPort
 
 __all__ = [
-    "AssetsMissingError", "CameraInputError", "CameraLook", "CameraRead", "SerialDicePort",
+    "AssetsMissingError", "CameraInputError", "CameraRead", "LayoutCamera", "SerialDicePort",
     "SerialShufflerPort", "SimProcess", "SimulatorError", "TableConfigError",
-    "TableDeviceError", "TableDevices", "TableError", "VisionCameraPort", "open_table",
-    "read_hardware",
+    "TableDeviceError", "TableDevices", "TableError", "open_table", "read_hardware",
 ]

@@ -17,7 +17,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import TYPE_CHECKING, Self, TypeVar
 
 from firmware_interfaces.device_keys import make_key
 from firmware_interfaces.errors import DeviceConfigError, DeviceError, DeviceRefused
@@ -30,11 +30,14 @@ from firmware_interfaces.table_config import SerialDevice, TableHardware, parse_
 
 from ..files import FileReadError, read_text
 from ..round.errors import PortError
-from .camera import CameraLook, Source, VisionCameraPort
+from .camera import LayoutCamera, Source
 from .dice_port import SerialDicePort
 from .errors import TableConfigError, TableDeviceError
 from .processes import FaultValue, SimProcess
 from .shuffler_port import SerialShufflerPort
+
+if TYPE_CHECKING:  # type only: the simulated camera is imported where it is built
+    from ..simulation.camera import CameraLook
 
 SIM_SCHEME = "sim://"
 GAMES = ("poker", "tiles")
@@ -49,7 +52,7 @@ class TableDevices:
     hardware: TableHardware
     shuffler: SerialShufflerPort | None
     dice: SerialDicePort
-    camera: VisionCameraPort
+    camera: LayoutCamera
     panel: DealerPanel
     pin_factory: PinFactory
     presses: queue.Queue[ButtonPress] = field(default_factory=queue.Queue)
@@ -163,6 +166,9 @@ def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None
         raise TableConfigError(f"{where}: a table with real devices needs its GPIO pin factory "
                                f"(pin_factory=...); only a simulated table uses MockFactory")
     # The camera first: missing artwork stops the start-up before any process is started.
+    # The camera that renders what it is told: the simulation's, imported here only (the
+    # real path imports no simulation at module level; tests/test_layers.py).
+    from ..simulation.camera import VisionCameraPort
     camera = VisionCameraPort.for_game(game, seed=seed, source=camera_source, look=camera_look)
     events: queue.Queue[DeviceEvent] = EventQueue()
     sims: dict[str, SimProcess] = {}

@@ -12,7 +12,7 @@ from controller.rules.cards import full_deck
 from controller.rules.setting import Setting
 from controller.rules.tile_setting import TileSetting
 from controller.rules.tiles import full_set
-from controller.table import VisionCameraPort
+from controller.simulation.camera import VisionCameraPort
 
 from .conftest import _assets
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.errors import ConfigError
+from controller.simulation.camera import VisionCameraPort
 from controller.table import (
     AssetsMissingError,
     CameraInputError,
@@ -15,7 +16,6 @@ from controller.table import (
     SimulatorError,
     TableConfigError,
     TableDeviceError,
-    VisionCameraPort,
 )
 from firmware_interfaces.gpio import PanelButton, mock_factory
 from firmware_interfaces.table_config import load_table

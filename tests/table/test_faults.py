@@ -11,7 +11,8 @@ from controller.journal import Journal, Role, StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import DeviceLostError, FaultActiveError, Phase, PokerRound, Who
 from controller.rules.tile_setting import TileSetting
-from controller.table import CameraLook, TableDevices
+from controller.simulation.camera import CameraLook
+from controller.table import TableDevices
 from controller.table.device_calls import silence_for
 
 from .conftest import TIMING, OpenTable
