@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import threading
 import time
@@ -16,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from controller.display import DisplaySettings, Table, create_app
+from controller.display.sign_in import Desk
 from controller.journal import Role, StepClock, open_journal
 from controller.profile import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
@@ -35,12 +37,35 @@ DEALER = {"Authorization": f"Bearer {DEALER_TOKEN}"}
 SUPERVISOR = {"Authorization": f"Bearer {SUPERVISOR_TOKEN}"}
 
 
-def make_app(path: Path | str, seed: int = 7, replay: bool = False) -> FastAPI:
+def make_app(path: Path | str, seed: int = 7, replay: bool = False,
+             settings: DisplaySettings = SETTINGS) -> FastAPI:
     """A new app over the journal at ``path`` or URL (a restart when it exists)."""
     journal = open_journal(path, clock=StepClock())
     engine = PokerRound(journal, load_profile("classic"), FakeShuffler(seed), FakeDice(seed),
                         replay=replay)
-    return create_app(Table(engine), SETTINGS)
+    return create_app(Table(engine), settings)
+
+
+class ManualClock:
+    """A clock the test moves on (monotonic seconds), for sessions' expiry."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def staffed_app(path: Path, staff: Staff, clock: ManualClock | None = None, *,
+                tokens: bool = True) -> FastAPI:
+    """An app whose ``staff`` sign in with PINs, their sessions timed by ``clock``; without
+    ``tokens`` no standing token opens an act."""
+    settings = dataclasses.replace(SETTINGS, staff=staff,
+                                   tokens=SETTINGS.tokens if tokens else {})
+    app = make_app(path, settings=settings)
+    if clock is not None:
+        app.state.desk = Desk(app.state.table, settings, clock=clock)
+    return app
 
 
 def play_round(client: Any) -> None:

@@ -5,7 +5,6 @@ and printed, and every act was ``dealer-1`` or ``supervisor-1``."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import subprocess
@@ -20,13 +19,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from controller.audit import Scope, audit_journal, summarize
-from controller.display import Table, create_app
-from controller.display.sign_in import SIGNED_IN, SIGNED_OUT, Desk
-from controller.journal import Record, Role, StepClock, open_journal
-from controller.profile import load_profile
-from controller.round import FakeDice, FakeShuffler, PokerRound
+from controller.display.sign_in import SIGNED_IN, SIGNED_OUT
+from controller.journal import Record, Role
 from controller.staff import Member, PinHash, Staff, save_staff
-from tests.display.conftest import SETTINGS, free_port
+from tests.display.conftest import ManualClock as Clock
+from tests.display.conftest import free_port, staffed_app
 
 PINS = {"ann": "246810", "bob": "112358", "sue": "135791"}
 STAFF = Staff({"ann": Member("ann", "Ann Lee", Role.DEALER, PinHash.make(PINS["ann"])),
@@ -35,23 +32,8 @@ STAFF = Staff({"ann": Member("ann", "Ann Lee", Role.DEALER, PinHash.make(PINS["a
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Clock:
-    """A clock the test moves on (monotonic seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def _app(path: Path, clock: Clock) -> FastAPI:
-    journal = open_journal(path, clock=StepClock())
-    engine = PokerRound(journal, load_profile("classic"), FakeShuffler(7), FakeDice(7))
-    settings = dataclasses.replace(SETTINGS, tokens={}, staff=STAFF)  # no standing tokens
-    app = create_app(Table(engine), settings)
-    app.state.desk = Desk(app.state.table, settings, clock=clock)
-    return app
+    return staffed_app(path, STAFF, clock, tokens=False)  # no standing tokens
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ no request needed.  Against a real uvicorn, with streams read as a browser would
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -20,42 +19,24 @@ import httpx2
 import pytest
 from fastapi import FastAPI
 
-from controller.display import Table, create_app
-from controller.display.sign_in import SIGNED_OUT, Desk
-from controller.journal import StepClock, open_journal
-from controller.profile import load_profile
-from controller.round import FakeDice, FakeShuffler, PokerRound
+from controller.display.sign_in import SIGNED_OUT
+from controller.journal import open_journal
 from tests.display.conftest import (
     DEALER_PIN,
-    SETTINGS,
     STAFF,
     SUPERVISOR,
     SUPERVISOR_PIN,
     serve,
+    staffed_app,
 )
+from tests.display.conftest import ManualClock as Clock
 
 READ_SECONDS = 10.0
 """How long a read waits: a stream that should end and sends nothing for this long has not."""
 
 
-class Clock:
-    """A clock the test moves on (monotonic seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def _app(path: Path, clock: Clock | None = None) -> FastAPI:
-    journal = open_journal(path, clock=StepClock())
-    engine = PokerRound(journal, load_profile("classic"), FakeShuffler(7), FakeDice(7))
-    settings = dataclasses.replace(SETTINGS, staff=STAFF)
-    app = create_app(Table(engine), settings)
-    if clock is not None:
-        app.state.desk = Desk(app.state.table, settings, clock=clock)
-    return app
+    return staffed_app(path, STAFF, clock)
 
 
 @pytest.fixture
