@@ -70,13 +70,18 @@ def cmd_display(args: argparse.Namespace) -> int:
     from ..display.table import EventLimits
 
     tls_options = tls(args)  # a bad certificate is one line, before anything starts
-    # A port in use is one line now, not uvicorn's four once the journal is open.
-    listening_socket(args.host, args.port).close()
-    settings = _settings(args)
-    try:  # the only writer of its journal, with its key (commands/journal.py)
-        journal = open_writer(args.journal, args, "paigow display")
+    # Bound once, first, and handed to uvicorn: a port in use is one line before anything
+    # else is said or opened, not uvicorn's four after it, and nothing can take it in between.
+    sock = listening_socket(args.host, args.port)
+    try:
+        settings = _settings(args)
+        journal = open_writer(args.journal, args, "paigow display")  # its only writer, keyed
     except JournalCommandError as err:
+        sock.close()
         raise DisplayCommandError(str(err)) from err
+    except BaseException:
+        sock.close()
+        raise
     try:
         table = Table(engine_on_fakes(journal, args.game, args.seed),
                       EventLimits(max_viewers=args.max_viewers))
@@ -85,9 +90,11 @@ def cmd_display(args: argparse.Namespace) -> int:
               f"{journal.where}, "
               f"{args.game}, fake devices)",
               file=sys.stderr)
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                    timeout_graceful_shutdown=2, **tls_options)
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2,
+                                **tls_options)
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
+        sock.close()
         journal.close()
     return 0
 
