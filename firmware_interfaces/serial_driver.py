@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 from .errors import (
     DeviceClosed,
@@ -42,10 +42,26 @@ from .protocol.frame import Frame, Kind, encode
 from .protocol.records import Catalogue, Record, encode_record
 from .protocol.stream import Damaged, StreamDecoder
 
-__all__ = ["LinkStats", "SerialLink", "Timing"]
+__all__ = ["LinkStats", "RecordedHello", "SerialLink", "Timing"]
 
 log = logging.getLogger(__name__)
 R = TypeVar("R", bound=Record)
+
+
+@runtime_checkable
+class RecordedHello(Protocol):
+    """A line that replays a capture (``replay_port.ReplayPort``): it hands the link the session
+    and nonce the recorded host drew, so the hello written is the one recorded and the
+    recorded answer's MAC still checks. A live line has neither: the link draws from
+    ``secrets``."""
+
+    def hello_session(self) -> str:
+        """The session name the recorded host said hello with."""
+        ...
+
+    def hello_nonce(self) -> str:
+        """The nonce of the recorded hello on this line."""
+        ...
 
 
 @dataclass
@@ -92,7 +108,7 @@ class SerialLink:
         self._interrupts = 0  # bumped by interrupt(); a call started before it ends
         self._reader: threading.Thread | None = None
         self.ident: Ident | None = None
-        self._session = secrets.token_hex(4)
+        self._session: str | None = None  # drawn at the first hello, from its line (below)
 
     # --- public ---------------------------------------------------------------------------
 
@@ -166,7 +182,7 @@ class SerialLink:
         with self._write_lock:
             try:
                 port.write(encode(frame))
-            except OSError:
+            except (OSError, DeviceError):  # DeviceError: a replay the host departed from
                 raise
             except Exception as err:  # pyserial on a port closed under it: TypeError...
                 raise OSError(f"write failed: {err!r}") from err
@@ -313,6 +329,8 @@ class SerialLink:
             self._send(port, frame)
         except OSError as err:
             log.debug("%s: could not send %s: %s", self.name, frame, err)
+        except DeviceError as err:  # a replay that differs: the replay keeps it for its check
+            log.warning("%s: could not send %s: %s", self.name, frame, err)
 
     def _emit(self, record: Record, detail: str = "") -> None:
         event = DeviceEvent(self.name, record, detail)
@@ -376,7 +394,12 @@ class SerialLink:
         t = self.timing
         limit = t.call_limit()
         overall = time.monotonic() + limit
-        nonce = secrets.token_hex(NONCE_BYTES)  # fresh for each hello: a copy cannot answer it
+        if isinstance(port, RecordedHello):  # a replay: the draws the recording made
+            self._session = self._session or port.hello_session()
+            nonce = port.hello_nonce()
+        else:
+            self._session = self._session or secrets.token_hex(4)
+            nonce = secrets.token_hex(NONCE_BYTES)  # fresh for each hello: a copy cannot answer it
         for _ in range(1 + t.retries):
             seq = self._next_seq()
             hello = encode_record(HelloCmd(session=self._session, nonce=nonce))
