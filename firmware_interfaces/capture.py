@@ -46,8 +46,8 @@ class Recorder:
         return RecordingPort(port, self)
 
     def note(self, op: Op, data: bytes = b"", error: str = "") -> None:
-        """Append one step, timed now."""
-        self.writer.append(Step(time.monotonic() - self._start, op, data, error))
+        """Append one step, timed now (to the microsecond: finer is noise on a serial line)."""
+        self.writer.append(Step(round(time.monotonic() - self._start, 6), op, data, error))
 
     def close(self) -> None:
         """Close the capture file."""
