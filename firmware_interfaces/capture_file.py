@@ -129,7 +129,7 @@ def load_capture(path: str | Path) -> Capture:
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line
     if not lines:
-        raise CaptureFileError(f"{where}: empty, not a {FORMAT} file")
+        raise CaptureFileError(f"{where}:1: empty, not a {FORMAT} file")
     header = parse_header(lines[0], f"{where}:1")
     steps = tuple(parse_step(line, f"{where}:{n}") for n, line in enumerate(lines[1:], 2))
     for n, (before, after) in enumerate(itertools.pairwise(steps), 3):

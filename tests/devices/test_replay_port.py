@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import serial
 
 from firmware_interfaces.capture import Recorder
-from firmware_interfaces.capture_file import load_capture
+from firmware_interfaces.capture_file import CaptureWriter, Step, load_capture
 from firmware_interfaces.device_keys import make_key, write_key_file
 from firmware_interfaces.errors import DeviceFault, DeviceRefused
 from firmware_interfaces.events import LINK_LOST, DeviceEvent
 from firmware_interfaces.identity import Expected
-from firmware_interfaces.port import Connector
+from firmware_interfaces.port import Connector, LineLost
 from firmware_interfaces.protocol.common import Cleared, Fault
 from firmware_interfaces.protocol.frame import Frame, Kind, encode
 from firmware_interfaces.protocol.records import Record, encode_record
@@ -207,3 +208,65 @@ def test_a_replay_runs_faster_than_the_recording_unless_paced(start_sim: Start,
             assert took < limit < recorded
         else:
             assert took >= 5 * 0.25  # the hello and four shakes, each answered 0.25 s late
+
+
+def handmade(tmp_path: Path, *steps: Step) -> str:
+    """A capture written step by step, for the replay's rules one at a time."""
+    path = tmp_path / "handmade.jsonl"
+    writer = CaptureWriter(path, "shaker", "loop://")
+    for step in (Step(0.0, "open"), *steps):
+        writer.append(step)
+    writer.close()
+    return str(path)
+
+
+def test_device_bytes_wait_for_the_write_recorded_before_them(tmp_path: Path) -> None:
+    port = Replay(handmade(tmp_path, Step(0.1, "read", b"early"), Step(0.2, "write", b"ask"),
+                           Step(0.3, "read", b"answer")), timeout=0.01).connect()
+    assert (port.in_waiting, port.read(100), port.read(100)) == (5, b"early", b"")
+    assert port.write(b"ask") == 3
+    assert port.read(3) + port.read(100) == b"answer"
+
+
+def test_writes_with_no_read_between_may_come_in_any_order(tmp_path: Path) -> None:
+    path = handmade(tmp_path, Step(0.1, "write", b"A"), Step(0.1, "write", b"B"),
+                    Step(0.2, "read", b"X"))
+    replay = Replay(path, timeout=0.01)
+    port = replay.connect()
+    port.write(b"B")
+    assert port.read(1) == b""  # the answer waits for both writes
+    port.write(b"A")
+    assert port.read(1) == b"X"
+    replay.check_complete()
+    other = Replay(path, timeout=0.01).connect()
+    other.write(b"A")
+    with pytest.raises(ReplayMismatch, match=r"chunk 2 \(line 4\): the host wrote 43, the "
+                                             r"capture has 42"):
+        other.write(b"C")
+
+
+def test_recorded_failures_come_back_where_they_happened(tmp_path: Path) -> None:
+    replay = Replay(handmade(tmp_path, Step(0.1, "read", b"X"), Step(0.2, "read_error",
+                                                                     error="unplugged"),
+                             Step(0.3, "close"), Step(0.4, "open_failed", error="no tty"),
+                             Step(0.5, "open"), Step(0.6, "write", b"W"),
+                             Step(0.6, "write_error", error="gone")), timeout=0.01)
+    first = replay.connect()
+    assert first.read(5) == b"X"
+    with pytest.raises(serial.SerialException, match="unplugged"):
+        first.read(5)
+    first.close()
+    with pytest.raises(LineLost, match="no tty"):
+        replay.connect()
+    with pytest.raises(serial.SerialException, match="gone"):
+        replay.connect().write(b"W")
+    with pytest.raises(LineLost, match="every one of its 3 recorded openings"):
+        replay.connect()
+    replay.check_complete()
+
+
+def test_a_line_with_no_recorded_hello_refuses_the_hosts(tmp_path: Path) -> None:
+    replay = Replay(handmade(tmp_path, Step(0.1, "read", b"noise")), timeout=0.01)
+    with pytest.raises(ReplayMismatch, match=r"chunk 0 \(line 2\): the host says hello on a "
+                                             r"line where the recorded host wrote no HELLO"):
+        ShakerDriver.open(replay.connect, timing=TIMING)
