@@ -6,13 +6,19 @@ The TOML form (``config/layouts/NAME.toml``)::
     [felt]                  # the felt's size, in the layout's units (mm)
     width = 1600
     height = 900
+    shape = "rectangle"     # or "semicircle": the straight edge on top, width = 2 * height
     [marks]                 # four marked points: on the felt, and where the camera sees them
     felt = [[0, 0], [1600, 0], [1600, 900], [0, 900]]
     image = [[0, 0], [1280, 0], [1280, 720], [0, 720]]
-    [seats.1]               # rectangles [x, y, width, height] on the felt
-    bet = [...]
-    low = [...]
-    high = [...]
+    [markers]               # or, instead of marks: four ArUco markers printed on the felt
+    dictionary = "DICT_4X4_50"
+    [[markers.marker]]      # one per marker: its id and its outer corners on the felt,
+    id = 0                  # clockwise from its top-left (as the camera reports them)
+    corners = [[20, 20], [100, 20], [100, 100], [20, 100]]
+    [seats.1]               # regions, each one of
+    bet = {...}             #   [x, y, width, height]: an upright rectangle
+    low = {...}             #   { center = [x, y], size = [w, h], angle = deg }: a turned box
+    high = {...}            #   { center = [x, y], radius = r }: a circle
     [dealer]
     low = [...]
     high = [...]
@@ -20,13 +26,16 @@ The TOML form (``config/layouts/NAME.toml``)::
     area = [...]
 
 Regions are named ``seat1.bet``, ``seat1.low``, ``seat1.high``, ``dealer.low``,
-``dealer.high`` and ``dice``. Unknown keys, missing keys, bad numbers and a degenerate set
-of marks are ``LayoutError``s naming the key. A point lies in the smallest region holding it.
+``dealer.high`` and ``dice``. Unknown keys, missing keys, bad numbers, a region or marker off
+the felt and a degenerate set of marks are ``LayoutError``s naming the key. A point lies in
+the smallest region holding it. A layout with markers and no marks has no camera view until
+it is calibrated (``vision.markers.calibrate``, then ``Calibration.apply``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -40,69 +49,126 @@ from numpy.typing import NDArray
 from .config_check import check_keys
 from .errors import LayoutError
 from .items import Item
+from .shapes import FELT_SHAPES, Box, Circle, Felt, Shape
 
 F64 = NDArray[np.float64]
-Rect = tuple[float, float, float, float]
+Point = tuple[float, float]
 SEAT_KEYS = ("bet", "low", "high")
 DEALER_KEYS = ("low", "high")
 DICE = "dice"  # the dice area's region
+MARKER_COUNT = 4  # one per corner of the view: four spread markers fix the homography well
+
+
+@dataclass(frozen=True)
+class MarkerPlace:
+    """One ArUco marker on the felt: its id and its four outer corners (felt units),
+    clockwise from its top-left as ``cv2.aruco`` reports them."""
+
+    id: int
+    corners: tuple[Point, Point, Point, Point]
+
+    @property
+    def center(self) -> Point:
+        """The middle of its corners."""
+        xs, ys = zip(*self.corners, strict=True)
+        return (sum(xs) / 4, sum(ys) / 4)
+
+    @property
+    def side(self) -> float:
+        """The length of its sides."""
+        (ax, ay), (bx, by) = self.corners[0], self.corners[1]
+        return math.hypot(bx - ax, by - ay)
+
+
+@dataclass(frozen=True)
+class Markers:
+    """The layout's ArUco markers and the predefined ``cv2.aruco`` dictionary they are from."""
+
+    dictionary: str
+    places: tuple[MarkerPlace, ...]
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        """The markers' ids, in the file's order."""
+        return tuple(p.id for p in self.places)
+
+    def aruco_dictionary(self) -> cv2.aruco.Dictionary:
+        """The OpenCV dictionary by its name."""
+        return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, self.dictionary))
 
 
 @dataclass(frozen=True)
 class Layout:
-    """A validated layout: felt size, the four marks and the named regions (felt units)."""
+    """A validated layout: felt size, the four marks, the named regions (felt units), the
+    felt's shape and its markers (when it has them)."""
 
     name: str
     felt: tuple[float, float]
-    marks_felt: tuple[tuple[float, float], ...]
-    marks_image: tuple[tuple[float, float], ...]
-    regions: tuple[tuple[str, Rect], ...]
+    marks_felt: tuple[Point, ...]
+    marks_image: tuple[Point, ...] | None
+    regions: tuple[tuple[str, Shape], ...]
+    felt_shape: str = "rectangle"
+    markers: Markers | None = None
+
+    @property
+    def surface(self) -> Felt:
+        """The felt as a shape: what every region and marker lies on."""
+        return Felt(self.felt[0], self.felt[1], self.felt_shape)
 
     @property
     def homography(self) -> F64:
-        """The 3x3 map from felt to image coordinates."""
+        """The 3x3 map from felt to image coordinates; a ``LayoutError`` while the camera's
+        view of the marks is not known (a layout with markers, not yet calibrated)."""
+        if self.marks_image is None:
+            ids = list(self.markers.ids) if self.markers else []
+            raise LayoutError(f"layout {self.name!r} has no camera view yet: calibrate the "
+                              f"camera by its markers {ids}")
         src = np.array(self.marks_felt, np.float32)
         dst = np.array(self.marks_image, np.float32)
         return cv2.getPerspectiveTransform(src, dst).astype(np.float64)
 
-    def to_image(self, points: Iterable[tuple[float, float]]) -> F64:
+    def to_image(self, points: Iterable[Point] | F64) -> F64:
         """Felt points (N x 2) in image pixels."""
         pts = np.array(list(points), np.float64).reshape(-1, 1, 2)
         return np.asarray(cv2.perspectiveTransform(pts, self.homography), np.float64).reshape(-1, 2)
 
-    def to_felt(self, points: Iterable[tuple[float, float]]) -> F64:
+    def to_felt(self, points: Iterable[Point] | F64) -> F64:
         """Image points (N x 2) on the felt."""
         pts = np.array(list(points), np.float64).reshape(-1, 1, 2)
         inverse = np.linalg.inv(self.homography)
         return np.asarray(cv2.perspectiveTransform(pts, inverse), np.float64).reshape(-1, 2)
 
-    def region_at(self, point: tuple[float, float]) -> str | None:
+    def region(self, name: str) -> Shape:
+        """Region ``name``'s shape on the felt; a ``LayoutError`` naming it if there is none."""
+        shapes = dict(self.regions)
+        if name not in shapes:
+            raise LayoutError(f"layout {self.name!r} has no region {name!r}; it has "
+                              f"{', '.join(shapes)}")
+        return shapes[name]
+
+    def region_at(self, point: Point) -> str | None:
         """The smallest region holding an image point, or ``None``."""
-        x, y = self.to_felt([point])[0]
+        x, y = (float(c) for c in self.to_felt([point])[0])
         best: tuple[float, str] | None = None
-        for name, (rx, ry, rw, rh) in self.regions:
-            if rx <= x <= rx + rw and ry <= y <= ry + rh and (best is None or rw * rh < best[0]):
-                best = (rw * rh, name)
+        for name, shape in self.regions:
+            if shape.contains(x, y) and (best is None or shape.area < best[0]):
+                best = (shape.area, name)
         return None if best is None else best[1]
 
     def outline(self, name: str) -> F64:
-        """Region ``name``'s corners in image pixels (4 x 2: its felt rectangle's top-left,
-        top-right, bottom-right and bottom-left); a ``LayoutError`` naming it if there is none."""
-        rects = dict(self.regions)
-        if name not in rects:
-            raise LayoutError(f"layout {self.name!r} has no region {name!r}; it has "
-                              f"{', '.join(rects)}")
-        x, y, w, h = rects[name]
-        return self.to_image([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        """Region ``name``'s outline in image pixels (a box's four corners: its upright
+        top-left, top-right, bottom-right and bottom-left; a circle's polygon); a
+        ``LayoutError`` naming it if there is none."""
+        return self.to_image(self.region(name).polygon())
 
     def assign(self, items: Sequence[Item]) -> list[Item]:
         """The items with ``region`` set from their centres."""
         return [item.in_region(self.region_at(item.center)) for item in items]
 
-    def seen_at(self, image_marks: Sequence[tuple[float, float]]) -> Layout:
+    def seen_at(self, image_marks: Sequence[Point] | F64) -> Layout:
         """The same layout with the camera's view of the four marks re-measured."""
         return dataclasses.replace(self, marks_image=_points(
-            [list(p) for p in image_marks], "marks.image", self.name))
+            [[float(c) for c in p] for p in image_marks], "marks.image", self.name))
 
     @classmethod
     def load(cls, path: str | Path) -> Layout:
@@ -125,24 +191,43 @@ class Layout:
             raise LayoutError(f"layout {source!r}: not valid TOML: {err}") from err
         except RecursionError:  # tomllib recurses per nested array or table
             raise LayoutError(f"layout {source!r}: TOML nested too deeply to read") from None
-        _only(data, ("name", "felt", "marks", "seats", "dealer", "dice"), "", source)
+        _only(data, ("name", "felt", "marks", "markers", "seats", "dealer", "dice"), "", source)
         name = data.get("name", source)
         if not isinstance(name, str) or not name:
             raise LayoutError(f"layout {source!r}: 'name' must be a non-empty string")
-        felt = _table(data, "felt", source)
-        _only(felt, ("width", "height"), "felt.", source)
-        size = (_number(felt, "width", "felt.", source), _number(felt, "height", "felt.", source))
-        marks = _table(data, "marks", source)
-        _only(marks, ("felt", "image"), "marks.", source)
-        marks_felt = _points(marks.get("felt"), "marks.felt", source)
-        marks_image = _points(marks.get("image"), "marks.image", source)
-        regions = _regions(data, size, source)
-        return cls(name, size, marks_felt, marks_image, regions)
+        felt = _felt(_table(data, "felt", source), source)
+        markers = _markers(data["markers"], felt, source) if "markers" in data else None
+        if "marks" in data or markers is None:
+            marks = _table(data, "marks", source)
+            _only(marks, ("felt", "image"), "marks.", source)
+            marks_felt = _points(marks.get("felt"), "marks.felt", source)
+            marks_image: tuple[Point, ...] | None = _points(marks.get("image"), "marks.image",
+                                                             source)
+        else:
+            # The marker centres stand for the marks; the camera's view of them is measured.
+            marks_felt = _around([p.center for p in markers.places])
+            marks_image = None
+        regions = _regions(data, felt, source)
+        return cls(name, (felt.width, felt.height), marks_felt, marks_image, regions,
+                   felt.shape, markers)
 
 
-def _regions(data: dict[str, Any], size: tuple[float, float], source: str
-             ) -> tuple[tuple[str, Rect], ...]:
-    out: list[tuple[str, Rect]] = []
+def _felt(table: dict[str, Any], source: str) -> Felt:
+    _only(table, ("width", "height", "shape"), "felt.", source)
+    width = _number(table, "width", "felt.", source)
+    height = _number(table, "height", "felt.", source)
+    shape = table.get("shape", "rectangle")
+    if shape not in FELT_SHAPES:
+        raise LayoutError(f"layout {source!r}: 'felt.shape' must be one of "
+                          f"{', '.join(FELT_SHAPES)}, got {shape!r}")
+    if shape == "semicircle" and not math.isclose(width, 2 * height, rel_tol=1e-9):
+        raise LayoutError(f"layout {source!r}: 'felt.width' = {width:g} of a semicircle must "
+                          f"be twice 'felt.height' = {height:g}")
+    return Felt(width, height, shape)
+
+
+def _regions(data: dict[str, Any], felt: Felt, source: str) -> tuple[tuple[str, Shape], ...]:
+    out: list[tuple[str, Shape]] = []
     seats = _table(data, "seats", source)
     if not seats:
         raise LayoutError(f"layout {source!r}: 'seats' names no seat")
@@ -153,14 +238,70 @@ def _regions(data: dict[str, Any], size: tuple[float, float], source: str
         if not isinstance(boxes, dict):
             raise LayoutError(f"layout {source!r}: 'seats.{seat}' must be a table")
         _only(boxes, SEAT_KEYS, key, source)
-        out += [(f"seat{seat}.{k}", _rect(boxes, k, key, size, source)) for k in SEAT_KEYS]
+        out += [(f"seat{seat}.{k}", _shape(boxes, k, key, felt, source)) for k in SEAT_KEYS]
     dealer = _table(data, "dealer", source)
     _only(dealer, DEALER_KEYS, "dealer.", source)
-    out += [(f"dealer.{k}", _rect(dealer, k, "dealer.", size, source)) for k in DEALER_KEYS]
+    out += [(f"dealer.{k}", _shape(dealer, k, "dealer.", felt, source)) for k in DEALER_KEYS]
     dice = _table(data, "dice", source)
     _only(dice, ("area",), "dice.", source)
-    out.append((DICE, _rect(dice, "area", "dice.", size, source)))
+    out.append((DICE, _shape(dice, "area", "dice.", felt, source)))
     return tuple(out)
+
+
+def _markers(value: Any, felt: Felt, source: str) -> Markers:
+    if not isinstance(value, dict):
+        raise LayoutError(f"layout {source!r}: 'markers' must be a table, got {value!r}")
+    _only(value, ("dictionary", "marker"), "markers.", source)
+    dictionary = value.get("dictionary")
+    if not isinstance(dictionary, str) or not dictionary.startswith("DICT_") \
+            or not hasattr(cv2.aruco, dictionary):
+        raise LayoutError(f"layout {source!r}: 'markers.dictionary' must name a cv2.aruco "
+                          f"dictionary such as 'DICT_4X4_50', got {dictionary!r}")
+    size = int(cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary)).bytesList.shape[0])
+    places = value.get("marker")
+    if not isinstance(places, list) or len(places) != MARKER_COUNT:
+        raise LayoutError(f"layout {source!r}: 'markers.marker' must list {MARKER_COUNT} "
+                          f"markers, got {places!r}")
+    out: list[MarkerPlace] = []
+    for i, place in enumerate(places):
+        key = f"markers.marker[{i}]."
+        if not isinstance(place, dict):
+            raise LayoutError(f"layout {source!r}: 'markers.marker[{i}]' must be a table")
+        _only(place, ("id", "corners"), key, source)
+        ident = place.get("id")
+        if isinstance(ident, bool) or not isinstance(ident, int) or not 0 <= ident < size \
+                or ident in {p.id for p in out}:
+            raise LayoutError(f"layout {source!r}: {key + 'id'!r} must be a new id 0..{size - 1} "
+                              f"of {dictionary}, got {ident!r}")
+        corners = _points(place.get("corners"), key + "corners", source)
+        marker = MarkerPlace(ident, (corners[0], corners[1], corners[2], corners[3]))
+        _square(marker, key + "corners", source)
+        if not felt.holds(Box(marker.center, marker.side, marker.side)):
+            raise LayoutError(f"layout {source!r}: {key + 'corners'!r} = "
+                              f"{[list(c) for c in corners]!r} lie off the felt")
+        out.append(marker)
+    return Markers(dictionary, tuple(out))
+
+
+def _square(marker: MarkerPlace, key: str, source: str) -> None:
+    # A marker is printed square and upright-or-turned, never mirrored: a mirrored one would
+    # not decode, so corners listed anticlockwise are a mistake in the file.
+    pts = np.array(marker.corners)
+    sides = [float(np.hypot(*(pts[(i + 1) % 4] - pts[i]))) for i in range(4)]
+    diagonals = [float(np.hypot(*(pts[2] - pts[0]))), float(np.hypot(*(pts[3] - pts[1])))]
+    (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[1]
+    square = max(sides) - min(sides) <= 5e-3 * max(sides) and \
+        abs(diagonals[0] - diagonals[1]) <= 5e-3 * max(diagonals)
+    if not square or ax * by - ay * bx <= 0:
+        raise LayoutError(f"layout {source!r}: {key!r} must be a square's corners clockwise "
+                          f"from its top-left, got {[list(c) for c in marker.corners]!r}")
+
+
+def _around(points: Sequence[Point]) -> tuple[Point, ...]:
+    """The points in order around their middle (clockwise on the felt)."""
+    cx = sum(p[0] for p in points) / len(points)
+    cy = sum(p[1] for p in points) / len(points)
+    return tuple(sorted(points, key=lambda p: math.atan2(p[1] - cy, p[0] - cx)))
 
 
 def _only(table: dict[str, Any], allowed: Sequence[str], prefix: str, source: str) -> None:
@@ -178,17 +319,20 @@ def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
 
 def _number(table: dict[str, Any], key: str, prefix: str, source: str) -> float:
     value = table.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 \
+            or not math.isfinite(value):
         raise LayoutError(f"layout {source!r}: {prefix + key!r} must be a number > 0, "
                           f"got {value!r}")
     return float(value)
 
 
-def _points(value: Any, key: str, source: str) -> tuple[tuple[float, float], ...]:
+def _is_number(c: Any) -> bool:
+    return isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c)
+
+
+def _points(value: Any, key: str, source: str) -> tuple[Point, ...]:
     ok = isinstance(value, list) and len(value) == 4 and all(
-        isinstance(p, list) and len(p) == 2
-        and all(isinstance(c, int | float) and not isinstance(c, bool) for c in p)
-        for p in value)
+        isinstance(p, list) and len(p) == 2 and all(_is_number(c) for c in p) for p in value)
     if not ok:
         raise LayoutError(f"layout {source!r}: {key!r} must be four [x, y] points, "
                           f"got {value!r}")
@@ -206,18 +350,41 @@ def _points(value: Any, key: str, source: str) -> tuple[tuple[float, float], ...
     return pts
 
 
-def _rect(table: dict[str, Any], key: str, prefix: str, size: tuple[float, float],
-          source: str) -> Rect:
+def _shape(table: dict[str, Any], key: str, prefix: str, felt: Felt, source: str) -> Shape:
     value = table.get(key)
     name = prefix + key
-    ok = isinstance(value, list) and len(value) == 4 and all(
-        isinstance(c, int | float) and not isinstance(c, bool) for c in value)
-    if not ok:
+    shape: Shape
+    if isinstance(value, dict) and "radius" in value:
+        _only(value, ("center", "radius"), name + ".", source)
+        center = _pair(value.get("center"), name + ".center", source)
+        shape = Circle(center, _number(value, "radius", name + ".", source))
+    elif isinstance(value, dict):
+        _only(value, ("center", "size", "angle"), name + ".", source)
+        center = _pair(value.get("center"), name + ".center", source)
+        w, h = _pair(value.get("size"), name + ".size", source)
+        angle = value.get("angle", 0)
+        if not _is_number(angle):
+            raise LayoutError(f"layout {source!r}: {name + '.angle'!r} must be a number "
+                              f"(degrees), got {angle!r}")
+        if w <= 0 or h <= 0:
+            raise LayoutError(f"layout {source!r}: {name + '.size'!r} must be > 0, "
+                              f"got {value.get('size')!r}")
+        shape = Box(center, w, h, float(angle))
+    elif isinstance(value, list) and len(value) == 4 and all(_is_number(c) for c in value):
+        x, y, w, h = (float(c) for c in value)
+        if w <= 0 or h <= 0:
+            raise LayoutError(f"layout {source!r}: {name!r} = {value!r} is empty")
+        shape = Box.from_rect(x, y, w, h)
+    else:
         raise LayoutError(f"layout {source!r}: {name!r} must be [x, y, width, height], "
-                          f"got {value!r}")
-    assert isinstance(value, list)
-    x, y, w, h = (float(c) for c in value)
-    if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > size[0] or y + h > size[1]:
-        raise LayoutError(f"layout {source!r}: {name!r} = {value!r} is empty or off the "
-                          f"felt ({size[0]:g} x {size[1]:g})")
-    return (x, y, w, h)
+                          f"{{ center, size, angle }} or {{ center, radius }}, got {value!r}")
+    if not felt.holds(shape):
+        raise LayoutError(f"layout {source!r}: {name!r} = {value!r} is off the felt "
+                          f"({felt.shape} {felt.width:g} x {felt.height:g})")
+    return shape
+
+
+def _pair(value: Any, key: str, source: str) -> Point:
+    if not (isinstance(value, list) and len(value) == 2 and all(_is_number(c) for c in value)):
+        raise LayoutError(f"layout {source!r}: {key!r} must be [x, y], got {value!r}")
+    return (float(value[0]), float(value[1]))
