@@ -7,12 +7,13 @@ new ``open``. The format is ``capture_file``'s; ``replay_port`` plays it back.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from .capture_file import CaptureWriter, Op, Step
+from .capture_file import CaptureFileError, CaptureWriter, Op, Step
 from .port import Connector, LineLost, Port, url_connector
 
 
@@ -42,7 +43,11 @@ class Recorder:
         except LineLost as err:
             self.note("open_failed", error=str(err))
             raise
-        self.note("open")
+        try:
+            self.note("open")
+        except BaseException:
+            port.close()  # not left open when the capture cannot be written
+            raise
         return RecordingPort(port, self)
 
     def note(self, op: Op, data: bytes = b"", error: str = "") -> None:
@@ -107,7 +112,10 @@ class RecordingPort:
         """Note the close once and close the real line."""
         if not self._closed:
             self._closed = True
-            self._recorder.note("close")
+            # A recorder closed before its driver loses only this line; the driver's close
+            # must still release the real port.
+            with contextlib.suppress(CaptureFileError):
+                self._recorder.note("close")
         self._inner.close()
 
 

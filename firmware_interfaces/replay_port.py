@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import serial
 
@@ -46,7 +47,8 @@ class Replay:
     (and its later events); by default the answers are there at once.
     """
 
-    def __init__(self, path: str, *, pace: bool = False, timeout: float = READ_TIMEOUT) -> None:
+    def __init__(self, path: str | Path, *, pace: bool = False,
+                 timeout: float = READ_TIMEOUT) -> None:
         self.capture = load_capture(path)
         self.pace, self.timeout = pace, timeout
         steps = self.capture.steps

@@ -81,6 +81,17 @@ def test_a_capture_is_never_overwritten(tmp_path: Path) -> None:
     assert capture.read_text() == "precious\n"
 
 
+def test_a_line_closed_after_its_recorder_is_still_released(tmp_path: Path) -> None:
+    recorder = Recorder("loop://", tmp_path / "loop.jsonl", "shaker")
+    port = recorder.connect()
+    port.write(b"echo")
+    assert port.read(4) == b"echo"
+    recorder.close()
+    port.close()  # no error: only the close step is lost
+    assert [(s.op, s.data) for s in load_capture(recorder.path).steps] == [
+        ("open", b""), ("write", b"echo"), ("read", b"echo")]
+
+
 HEADER = json.dumps({"format": FORMAT, "version": 1, "device": "shaker", "url": "loop://",
                      "started": "2026-11-28T07:00:00.000+00:00"})
 
