@@ -21,13 +21,16 @@ class Recorder:
     """One device line recorded to a new capture file at ``path`` (never overwritten).
 
     ``target`` is a pyserial URL or a connector (a fake's); ``device`` names the kind
-    (``shuffler``, ``shaker``) in the header. Close it after the driver that uses it.
+    (``shuffler``, ``shaker``) in the header. ``start`` is the ``time.monotonic()`` that is
+    ``t = 0`` (default: now): the parts of one recording share it, so their times compare.
+    Close it after the driver that uses it.
     """
 
-    def __init__(self, target: str | Connector, path: str | Path, device: str) -> None:
+    def __init__(self, target: str | Connector, path: str | Path, device: str, *,
+                 start: float | None = None) -> None:
         url = target if isinstance(target, str) else getattr(target, "__qualname__", "connector")
         self._connect = url_connector(target) if isinstance(target, str) else target
-        self._start = time.monotonic()
+        self._start = time.monotonic() if start is None else start
         self.writer = CaptureWriter(path, device, url)
 
     @property

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import serial
@@ -44,13 +44,17 @@ class Replay:
     """A capture played back as a device line; ``connect`` is the driver's connector.
 
     ``pace=True`` keeps the recorded delay between a host write and the device's answer
-    (and its later events); by default the answers are there at once.
+    (and its later events); by default the answers are there at once. ``clock``, when given,
+    says how far a replay of the whole recording has come, on the captures' ``t`` scale: a
+    device chunk waits until ``clock() >= t`` too, so the device's events fall in their place
+    among the recording's other parts (frames, operator inputs).
     """
 
     def __init__(self, path: str | Path, *, pace: bool = False,
+                 clock: Callable[[], float] | None = None,
                  timeout: float = READ_TIMEOUT) -> None:
         self.capture = load_capture(path)
-        self.pace, self.timeout = pace, timeout
+        self.pace, self.clock, self.timeout = pace, clock, timeout
         steps = self.capture.steps
         if steps and steps[0].op not in ("open", "open_failed"):
             raise CaptureFileError(f"{self.capture.path}:2: the first step is "
@@ -226,6 +230,9 @@ class ReplayPort:
     def _release(self, now: float) -> float | None:
         """Make the recorded reads due by ``now`` readable; the time the next one is due."""
         while (step := self._step()) is not None and step[1].op == "read":
+            clock = self._replay.clock
+            if clock is not None and clock() < step[1].t:
+                return None  # not known when it moves on: the next read looks again
             if self._replay.pace:
                 due = self._anchor[0] + (step[1].t - self._anchor[1])
                 if due > now:

@@ -270,3 +270,20 @@ def test_a_line_with_no_recorded_hello_refuses_the_hosts(tmp_path: Path) -> None
     with pytest.raises(ReplayMismatch, match=r"chunk 0 \(line 2\): the host says hello on a "
                                              r"line where the recorded host wrote no HELLO"):
         ShakerDriver.open(replay.connect, timing=TIMING)
+
+
+def test_device_bytes_wait_for_the_recordings_clock_when_given(tmp_path: Path) -> None:
+    now = [1.0]
+    path = handmade(tmp_path, Step(0.5, "read", b"soon"), Step(5.0, "read", b"late"))
+    port = Replay(path, clock=lambda: now[0], timeout=0.01).connect()
+    assert (port.read(100), port.read(100)) == (b"soon", b"")
+    now[0] = 5.0
+    assert port.read(100) == b"late"
+
+
+def test_recorders_given_one_start_share_one_time_scale(tmp_path: Path) -> None:
+    start = time.monotonic() - 100.0
+    with Recorder("loop://", tmp_path / "a.jsonl", "shaker", start=start) as recorder:
+        recorder.connect().close()
+    times = [s.t for s in load_capture(recorder.path).steps]
+    assert len(times) == 2 and all(100.0 <= t < 200.0 for t in times)
