@@ -20,4 +20,27 @@ class LayoutError(VisionError, ValueError):
 
 
 class CalibrationError(VisionError, ValueError):
-    """A deck calibration that cannot be made or loaded; the message names the face or file."""
+    """A deck or camera calibration that cannot be made or loaded; the message names the
+    face, marker, file or key."""
+
+
+class MarkerError(VisionError, LookupError):
+    """A layout's markers not found in a frame, or seen where they cannot be; ``missing``
+    holds the ids not found."""
+
+    def __init__(self, message: str, missing: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+class CameraMoved(VisionError, RuntimeError):
+    """The camera no longer sees the felt as it was calibrated: its markers moved or are
+    hidden. A fault: nothing read by it can be placed until it is calibrated again.
+    ``missing`` holds the ids not seen, ``shifts`` each seen marker's largest corner shift
+    (pixels)."""
+
+    def __init__(self, message: str, missing: tuple[int, ...] = (),
+                 shifts: dict[int, float] | None = None) -> None:
+        super().__init__(message)
+        self.missing = missing
+        self.shifts = dict(shifts or {})
