@@ -48,7 +48,7 @@ def test_the_svg_is_true_scale_and_names_every_region(name: str) -> None:
     assert {n for n, _ in layout.regions} | {"felt"} <= ids
     assert {f"marker{i}" for i in range(4)} <= ids
     texts = {e.text for e in root.iter(f"{SVG}text")}
-    assert {"1 HIGH", "1 LOW", "1 BET", "DEALER LOW", "DEALER HIGH", "DICE"} <= texts
+    assert {"2 HIGH", "2 LOW", "2 BET", "DEALER LOW", "DEALER HIGH", "DICE"} <= texts
     assert len(texts) == len(layout.regions) == len(labels(layout))
 
 

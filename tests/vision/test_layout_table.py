@@ -62,7 +62,7 @@ def test_shipped_table_layouts_load(name: str) -> None:
     layout = Layout.load(LAYOUTS / f"{name}.toml")
     assert layout.name == name and layout.felt_shape == "semicircle"
     seats = {seat_of(n) for n, _ in layout.regions if n.startswith("seat")}
-    assert seats == {f"seat{k}" for k in range(1, TABLES[name] + 1)}
+    assert seats == {f"seat{k}" for k in range(2, TABLES[name] + 2)}  # numbered by position
     names = {n for n, _ in layout.regions}
     assert {"dealer.low", "dealer.high", "dice"} <= names
     assert layout.markers is not None and len(set(layout.markers.ids)) == 4
@@ -95,7 +95,7 @@ def test_shipped_regions_lie_on_the_felt_apart(name: str) -> None:
 def test_shipped_seats_run_counter_clockwise_from_the_dealers_right(name: str) -> None:
     layout = Layout.load(LAYOUTS / f"{name}.toml")
     angles = []
-    for k in range(1, TABLES[name] + 1):
+    for k in range(2, TABLES[name] + 2):
         cx, cy = layout.region(f"seat{k}.high").polygon().mean(axis=0)
         angles.append(math.degrees(math.atan2(cy, cx - layout.felt[0] / 2)))
     assert angles == sorted(angles, reverse=True) and angles[0] > 90 > angles[-1]
