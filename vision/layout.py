@@ -205,7 +205,8 @@ class Layout:
                                                              source)
         else:
             # The marker centres stand for the marks; the camera's view of them is measured.
-            marks_felt = _around([p.center for p in markers.places])
+            marks_felt = _points([list(c) for c in _around([p.center for p in markers.places])],
+                                 "markers.marker (their centres)", source)
             marks_image = None
         regions = _regions(data, felt, source)
         return cls(name, (felt.width, felt.height), marks_felt, marks_image, regions,
