@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from .errors import CalibrationError, LayoutError
 from .layout import Layout
+from .layout_markers import aruco_dictionary
 
 F64 = NDArray[np.float64]
 Point = tuple[float, float]
@@ -104,10 +105,10 @@ class MarkerCalibration:
             if not isinstance(data[key], str) or not data[key]:
                 raise CalibrationError(f"camera calibration {source!r}: {key!r} must be a "
                                        f"non-empty string, got {data[key]!r}")
-        if not data["dictionary"].startswith("DICT_") or not hasattr(cv2.aruco,
-                                                                      data["dictionary"]):
-            raise CalibrationError(f"camera calibration {source!r}: 'dictionary' must name a "
-                                   f"cv2.aruco dictionary, got {data['dictionary']!r}")
+        try:
+            aruco_dictionary(data["dictionary"])
+        except LayoutError as err:
+            raise CalibrationError(f"camera calibration {source!r}: 'dictionary': {err}") from None
         size = _numbers(data["image_size"], (2,), "image_size", source)
         if any(s < 1 or s != int(s) for s in size.ravel()):
             raise CalibrationError(f"camera calibration {source!r}: 'image_size' must be two "

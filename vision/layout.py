@@ -46,55 +46,17 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .config_check import check_keys
+from . import layout_checks as check
 from .errors import LayoutError
 from .items import Item
+from .layout_checks import Point
+from .layout_markers import Markers, parse_markers
 from .shapes import FELT_SHAPES, Box, Circle, Felt, Shape
 
 F64 = NDArray[np.float64]
-Point = tuple[float, float]
 SEAT_KEYS = ("bet", "low", "high")
 DEALER_KEYS = ("low", "high")
 DICE = "dice"  # the dice area's region
-MARKER_COUNT = 4  # one per corner of the view: four spread markers fix the homography well
-
-
-@dataclass(frozen=True)
-class MarkerPlace:
-    """One ArUco marker on the felt: its id and its four outer corners (felt units),
-    clockwise from its top-left as ``cv2.aruco`` reports them."""
-
-    id: int
-    corners: tuple[Point, Point, Point, Point]
-
-    @property
-    def center(self) -> Point:
-        """The middle of its corners."""
-        xs, ys = zip(*self.corners, strict=True)
-        return (sum(xs) / 4, sum(ys) / 4)
-
-    @property
-    def side(self) -> float:
-        """The length of its sides."""
-        (ax, ay), (bx, by) = self.corners[0], self.corners[1]
-        return math.hypot(bx - ax, by - ay)
-
-
-@dataclass(frozen=True)
-class Markers:
-    """The layout's ArUco markers and the predefined ``cv2.aruco`` dictionary they are from."""
-
-    dictionary: str
-    places: tuple[MarkerPlace, ...]
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        """The markers' ids, in the file's order."""
-        return tuple(p.id for p in self.places)
-
-    def aruco_dictionary(self) -> cv2.aruco.Dictionary:
-        """The OpenCV dictionary by its name."""
-        return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, self.dictionary))
 
 
 @dataclass(frozen=True)
@@ -167,7 +129,7 @@ class Layout:
 
     def seen_at(self, image_marks: Sequence[Point] | F64) -> Layout:
         """The same layout with the camera's view of the four marks re-measured."""
-        return dataclasses.replace(self, marks_image=_points(
+        return dataclasses.replace(self, marks_image=check.points(
             [[float(c) for c in p] for p in image_marks], "marks.image", self.name))
 
     @classmethod
@@ -191,22 +153,24 @@ class Layout:
             raise LayoutError(f"layout {source!r}: not valid TOML: {err}") from err
         except RecursionError:  # tomllib recurses per nested array or table
             raise LayoutError(f"layout {source!r}: TOML nested too deeply to read") from None
-        _only(data, ("name", "felt", "marks", "markers", "seats", "dealer", "dice"), "", source)
+        check.only(data, ("name", "felt", "marks", "markers", "seats", "dealer", "dice"), "",
+                   source)
         name = data.get("name", source)
         if not isinstance(name, str) or not name:
             raise LayoutError(f"layout {source!r}: 'name' must be a non-empty string")
-        felt = _felt(_table(data, "felt", source), source)
-        markers = _markers(data["markers"], felt, source) if "markers" in data else None
+        felt = _felt(check.table(data, "felt", source), source)
+        markers = parse_markers(data["markers"], felt, source) if "markers" in data else None
         if "marks" in data or markers is None:
-            marks = _table(data, "marks", source)
-            _only(marks, ("felt", "image"), "marks.", source)
-            marks_felt = _points(marks.get("felt"), "marks.felt", source)
-            marks_image: tuple[Point, ...] | None = _points(marks.get("image"), "marks.image",
-                                                             source)
+            marks = check.table(data, "marks", source)
+            check.only(marks, ("felt", "image"), "marks.", source)
+            marks_felt = check.points(marks.get("felt"), "marks.felt", source)
+            marks_image: tuple[Point, ...] | None = check.points(
+                marks.get("image"), "marks.image", source)
         else:
             # The marker centres stand for the marks; the camera's view of them is measured.
-            marks_felt = _points([list(c) for c in _around([p.center for p in markers.places])],
-                                 "markers.marker (their centres)", source)
+            centres = _around([p.center for p in markers.places])
+            marks_felt = check.points([list(c) for c in centres],
+                                      "markers.marker (their centres)", source)
             marks_image = None
         regions = _regions(data, felt, source)
         return cls(name, (felt.width, felt.height), marks_felt, marks_image, regions,
@@ -214,9 +178,9 @@ class Layout:
 
 
 def _felt(table: dict[str, Any], source: str) -> Felt:
-    _only(table, ("width", "height", "shape"), "felt.", source)
-    width = _number(table, "width", "felt.", source)
-    height = _number(table, "height", "felt.", source)
+    check.only(table, ("width", "height", "shape"), "felt.", source)
+    width = check.number(table, "width", "felt.", source)
+    height = check.number(table, "height", "felt.", source)
     shape = table.get("shape", "rectangle")
     if shape not in FELT_SHAPES:
         raise LayoutError(f"layout {source!r}: 'felt.shape' must be one of "
@@ -229,7 +193,7 @@ def _felt(table: dict[str, Any], source: str) -> Felt:
 
 def _regions(data: dict[str, Any], felt: Felt, source: str) -> tuple[tuple[str, Shape], ...]:
     out: list[tuple[str, Shape]] = []
-    seats = _table(data, "seats", source)
+    seats = check.table(data, "seats", source)
     if not seats:
         raise LayoutError(f"layout {source!r}: 'seats' names no seat")
     for seat, boxes in seats.items():
@@ -238,64 +202,15 @@ def _regions(data: dict[str, Any], felt: Felt, source: str) -> tuple[tuple[str, 
         key = f"seats.{seat}."
         if not isinstance(boxes, dict):
             raise LayoutError(f"layout {source!r}: 'seats.{seat}' must be a table")
-        _only(boxes, SEAT_KEYS, key, source)
+        check.only(boxes, SEAT_KEYS, key, source)
         out += [(f"seat{seat}.{k}", _shape(boxes, k, key, felt, source)) for k in SEAT_KEYS]
-    dealer = _table(data, "dealer", source)
-    _only(dealer, DEALER_KEYS, "dealer.", source)
+    dealer = check.table(data, "dealer", source)
+    check.only(dealer, DEALER_KEYS, "dealer.", source)
     out += [(f"dealer.{k}", _shape(dealer, k, "dealer.", felt, source)) for k in DEALER_KEYS]
-    dice = _table(data, "dice", source)
-    _only(dice, ("area",), "dice.", source)
+    dice = check.table(data, "dice", source)
+    check.only(dice, ("area",), "dice.", source)
     out.append((DICE, _shape(dice, "area", "dice.", felt, source)))
     return tuple(out)
-
-
-def _markers(value: Any, felt: Felt, source: str) -> Markers:
-    if not isinstance(value, dict):
-        raise LayoutError(f"layout {source!r}: 'markers' must be a table, got {value!r}")
-    _only(value, ("dictionary", "marker"), "markers.", source)
-    dictionary = value.get("dictionary")
-    if not isinstance(dictionary, str) or not dictionary.startswith("DICT_") \
-            or not hasattr(cv2.aruco, dictionary):
-        raise LayoutError(f"layout {source!r}: 'markers.dictionary' must name a cv2.aruco "
-                          f"dictionary such as 'DICT_4X4_50', got {dictionary!r}")
-    size = int(cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary)).bytesList.shape[0])
-    places = value.get("marker")
-    if not isinstance(places, list) or len(places) != MARKER_COUNT:
-        raise LayoutError(f"layout {source!r}: 'markers.marker' must list {MARKER_COUNT} "
-                          f"markers, got {places!r}")
-    out: list[MarkerPlace] = []
-    for i, place in enumerate(places):
-        key = f"markers.marker[{i}]."
-        if not isinstance(place, dict):
-            raise LayoutError(f"layout {source!r}: 'markers.marker[{i}]' must be a table")
-        _only(place, ("id", "corners"), key, source)
-        ident = place.get("id")
-        if isinstance(ident, bool) or not isinstance(ident, int) or not 0 <= ident < size \
-                or ident in {p.id for p in out}:
-            raise LayoutError(f"layout {source!r}: {key + 'id'!r} must be a new id 0..{size - 1} "
-                              f"of {dictionary}, got {ident!r}")
-        corners = _points(place.get("corners"), key + "corners", source)
-        marker = MarkerPlace(ident, (corners[0], corners[1], corners[2], corners[3]))
-        _square(marker, key + "corners", source)
-        if not felt.holds(Box(marker.center, marker.side, marker.side)):
-            raise LayoutError(f"layout {source!r}: {key + 'corners'!r} = "
-                              f"{[list(c) for c in corners]!r} lie off the felt")
-        out.append(marker)
-    return Markers(dictionary, tuple(out))
-
-
-def _square(marker: MarkerPlace, key: str, source: str) -> None:
-    # A marker is printed square and upright-or-turned, never mirrored: a mirrored one would
-    # not decode, so corners listed anticlockwise are a mistake in the file.
-    pts = np.array(marker.corners)
-    sides = [float(np.hypot(*(pts[(i + 1) % 4] - pts[i]))) for i in range(4)]
-    diagonals = [float(np.hypot(*(pts[2] - pts[0]))), float(np.hypot(*(pts[3] - pts[1])))]
-    (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[1]
-    square = max(sides) - min(sides) <= 5e-3 * max(sides) and \
-        abs(diagonals[0] - diagonals[1]) <= 5e-3 * max(diagonals)
-    if not square or ax * by - ay * bx <= 0:
-        raise LayoutError(f"layout {source!r}: {key!r} must be a square's corners clockwise "
-                          f"from its top-left, got {[list(c) for c in marker.corners]!r}")
 
 
 def _around(points: Sequence[Point]) -> tuple[Point, ...]:
@@ -305,73 +220,27 @@ def _around(points: Sequence[Point]) -> tuple[Point, ...]:
     return tuple(sorted(points, key=lambda p: math.atan2(p[1] - cy, p[0] - cx)))
 
 
-def _only(table: dict[str, Any], allowed: Sequence[str], prefix: str, source: str) -> None:
-    # Keys named from the layout's top (``felt.width``), as the file's reader would look.
-    check_keys({prefix + key: value for key, value in table.items()},
-               [prefix + key for key in allowed], LayoutError, f"layout {source!r}", listed="")
-
-
-def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise LayoutError(f"layout {source!r}: missing table {key!r}")
-    return value
-
-
-def _number(table: dict[str, Any], key: str, prefix: str, source: str) -> float:
-    value = table.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 \
-            or not math.isfinite(value):
-        raise LayoutError(f"layout {source!r}: {prefix + key!r} must be a number > 0, "
-                          f"got {value!r}")
-    return float(value)
-
-
-def _is_number(c: Any) -> bool:
-    return isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c)
-
-
-def _points(value: Any, key: str, source: str) -> tuple[Point, ...]:
-    ok = isinstance(value, list) and len(value) == 4 and all(
-        isinstance(p, list) and len(p) == 2 and all(_is_number(c) for c in p) for p in value)
-    if not ok:
-        raise LayoutError(f"layout {source!r}: {key!r} must be four [x, y] points, "
-                          f"got {value!r}")
-    pts = tuple((float(p[0]), float(p[1])) for p in value)
-    arr = np.array(pts)
-    # Each corner must turn the same way: a convex quadrilateral, no three points in line.
-    turns = []
-    for i in range(4):
-        (ax, ay), (bx, by) = arr[(i + 1) % 4] - arr[i], arr[(i + 2) % 4] - arr[(i + 1) % 4]
-        turns.append(float(ax * by - ay * bx))
-    span = max(float(np.ptp(arr[:, 0])), float(np.ptp(arr[:, 1])), 1e-9)
-    if not (all(t > 1e-3 * span**2 for t in turns) or all(t < -1e-3 * span**2 for t in turns)):
-        raise LayoutError(f"layout {source!r}: {key!r} must be the corners of a convex "
-                          f"quadrilateral in order, got {value!r}")
-    return pts
-
-
 def _shape(table: dict[str, Any], key: str, prefix: str, felt: Felt, source: str) -> Shape:
     value = table.get(key)
     name = prefix + key
     shape: Shape
     if isinstance(value, dict) and "radius" in value:
-        _only(value, ("center", "radius"), name + ".", source)
-        center = _pair(value.get("center"), name + ".center", source)
-        shape = Circle(center, _number(value, "radius", name + ".", source))
+        check.only(value, ("center", "radius"), name + ".", source)
+        center = check.pair(value.get("center"), name + ".center", source)
+        shape = Circle(center, check.number(value, "radius", name + ".", source))
     elif isinstance(value, dict):
-        _only(value, ("center", "size", "angle"), name + ".", source)
-        center = _pair(value.get("center"), name + ".center", source)
-        w, h = _pair(value.get("size"), name + ".size", source)
+        check.only(value, ("center", "size", "angle"), name + ".", source)
+        center = check.pair(value.get("center"), name + ".center", source)
+        w, h = check.pair(value.get("size"), name + ".size", source)
         angle = value.get("angle", 0)
-        if not _is_number(angle):
+        if not check.is_number(angle):
             raise LayoutError(f"layout {source!r}: {name + '.angle'!r} must be a number "
                               f"(degrees), got {angle!r}")
         if w <= 0 or h <= 0:
             raise LayoutError(f"layout {source!r}: {name + '.size'!r} must be > 0, "
                               f"got {value.get('size')!r}")
         shape = Box(center, w, h, float(angle))
-    elif isinstance(value, list) and len(value) == 4 and all(_is_number(c) for c in value):
+    elif isinstance(value, list) and len(value) == 4 and all(check.is_number(c) for c in value):
         x, y, w, h = (float(c) for c in value)
         if w <= 0 or h <= 0:
             raise LayoutError(f"layout {source!r}: {name!r} = {value!r} is empty")
@@ -383,9 +252,3 @@ def _shape(table: dict[str, Any], key: str, prefix: str, felt: Felt, source: str
         raise LayoutError(f"layout {source!r}: {name!r} = {value!r} is off the felt "
                           f"({felt.shape} {felt.width:g} x {felt.height:g})")
     return shape
-
-
-def _pair(value: Any, key: str, source: str) -> Point:
-    if not (isinstance(value, list) and len(value) == 2 and all(_is_number(c) for c in value)):
-        raise LayoutError(f"layout {source!r}: {key!r} must be [x, y], got {value!r}")
-    return (float(value[0]), float(value[1]))

@@ -18,7 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .errors import LayoutError
-from .layout import Layout, MarkerPlace, Markers
+from .layout import Layout
+from .layout_markers import MarkerPlace, Markers
 from .shapes import Box, Circle
 
 F64 = NDArray[np.float64]

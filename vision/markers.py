@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 
 from .camera_calibration import Corners, MarkerCalibration
 from .errors import CameraMoved, ImageError, LayoutError, MarkerError
-from .layout import Layout, Markers
+from .layout import Layout
+from .layout_markers import aruco_dictionary
 
 F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
@@ -44,7 +45,7 @@ def find_markers(image: Image, dictionary: str, ids: Iterable[int]) -> dict[int,
     params = cv2.aruco.DetectorParameters()
     # Sub-pixel corners: the homography and the moved-camera check rest on their precision.
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    detector = cv2.aruco.ArucoDetector(Markers(dictionary, ()).aruco_dictionary(), params)
+    detector = cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
     corners, seen, _ = detector.detectMarkers(image)
     found: dict[int, F64] = {}
     wanted = set(ids)
