@@ -29,15 +29,15 @@ Corners = tuple[Point, Point, Point, Point]
 FORMAT = "paigow-camera-calibration"
 VERSION = 1
 KEYS = ("format", "version", "layout", "dictionary", "image_size", "homography", "markers",
-        "taken", "error_mm")
+        "taken", "error_px")
 
 
 @dataclass(frozen=True)
 class MarkerCalibration:
     """A camera calibrated to layout ``layout``: the frame size (width, height), the
     homography from image pixels to the felt (mm), each marker's corners as seen (pixels,
-    clockwise from its top-left), when (ISO 8601, UTC) and the markers' RMS misfit on the felt
-    under that homography (mm)."""
+    clockwise from its top-left), when (ISO 8601, UTC) and the RMS distance between the
+    markers' corners as found and as the homography puts them back (pixels)."""
 
     layout: str
     dictionary: str
@@ -45,7 +45,7 @@ class MarkerCalibration:
     homography: tuple[tuple[float, float, float], ...]
     markers: tuple[tuple[int, Corners], ...]
     taken: str
-    error_mm: float
+    error_px: float
 
     @property
     def image_to_felt(self) -> F64:
@@ -84,7 +84,7 @@ class MarkerCalibration:
                 "dictionary": self.dictionary, "image_size": list(self.image_size),
                 "homography": [list(row) for row in self.homography],
                 "markers": {str(i): [list(c) for c in corners] for i, corners in self.markers},
-                "taken": self.taken, "error_mm": self.error_mm}
+                "taken": self.taken, "error_px": self.error_px}
 
     @classmethod
     def from_json(cls, data: Any, source: str = "calibration") -> MarkerCalibration:
@@ -124,10 +124,10 @@ class MarkerCalibration:
         markers = tuple(
             (int(k), _corners(_numbers(v, (4, 2), f"markers.{k}", source)))
             for k, v in sorted(marks.items(), key=lambda kv: int(kv[0])))
-        error = data["error_mm"]
+        error = data["error_px"]
         if isinstance(error, bool) or not isinstance(error, int | float) \
                 or not math.isfinite(error) or error < 0:
-            raise CalibrationError(f"camera calibration {source!r}: 'error_mm' must be a "
+            raise CalibrationError(f"camera calibration {source!r}: 'error_px' must be a "
                                    f"number >= 0, got {error!r}")
         return cls(data["layout"], data["dictionary"], (int(size[0]), int(size[1])),
                    _rows(hom), markers, data["taken"], float(error))
