@@ -29,7 +29,7 @@ Regions are named ``seat1.bet``, ``seat1.low``, ``seat1.high``, ``dealer.low``,
 ``dealer.high`` and ``dice``. Unknown keys, missing keys, bad numbers, a region or marker off
 the felt and a degenerate set of marks are ``LayoutError``s naming the key. A point lies in
 the smallest region holding it. A layout with markers and no marks has no camera view until
-it is calibrated (``vision.markers.calibrate``, then ``Calibration.apply``).
+it is calibrated (``vision.markers.calibrate``, then ``MarkerCalibration.apply``).
 """
 
 from __future__ import annotations

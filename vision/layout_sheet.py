@@ -26,6 +26,7 @@ F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
 LINE_MM = 1.5  # outline width: visible to the camera, thin beside a card's edge
 LABEL_MM = 16.0  # label height: legible from a player's seat
+SCALE_MM = 100.0  # the length of the bar that checks the print's scale
 SUPER = 16  # pixels a marker cell in the image warped onto a drawn sheet
 
 
@@ -92,7 +93,11 @@ def sheet_svg(layout: Layout) -> str:
            f"<title>{escape(layout.name)}: print at 100 % ({w:g} x {h:g} mm)</title>",
            f'<rect x="0" y="0" width="{w:g}" height="{h:g}" fill="white"/>',
            f'<g fill="none" stroke="black" stroke-width="{LINE_MM:g}">',
-           f'<polygon id="felt" points="{_points(layout.surface.outline())}"/>']
+           f'<polygon id="felt" points="{_points(layout.surface.outline())}"/>',
+           # A bar of known length along the top edge: measured on the print, it shows the
+           # sheet came out at 100 %.
+           f'<line id="scale" x1="{w / 2 - SCALE_MM / 2:g}" y1="8" x2="{w / 2 + SCALE_MM / 2:g}" '
+           f'y2="8"/>']
     for name, shape in layout.regions:
         if isinstance(shape, Circle):
             out.append(f'<circle id="{name}" cx="{shape.center[0]:.2f}" '
@@ -105,6 +110,8 @@ def sheet_svg(layout: Layout) -> str:
     for text, (x, y), angle in labels(layout):
         out.append(f'<text x="{x:.2f}" y="{y:.2f}" '
                    f'transform="rotate({angle:g} {x:.2f} {y:.2f})">{escape(text)}</text>')
+    out.append(f'<text x="{w / 2:g}" y="24" font-size="10">{escape(layout.name)}: '
+               f'{SCALE_MM:g} mm</text>')
     out.append("</g>")
     for drawing in marker_drawings(markers):
         out.append(f'<g id="marker{drawing.id}" stroke="none">')

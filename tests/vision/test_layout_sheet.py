@@ -49,7 +49,10 @@ def test_the_svg_is_true_scale_and_names_every_region(name: str) -> None:
     assert {f"marker{i}" for i in range(4)} <= ids
     texts = {e.text for e in root.iter(f"{SVG}text")}
     assert {"2 HIGH", "2 LOW", "2 BET", "DEALER LOW", "DEALER HIGH", "DICE"} <= texts
-    assert len(texts) == len(layout.regions) == len(labels(layout))
+    assert texts - {f"{name}: 100 mm"} == {t for t, _, _ in labels(layout)}
+    assert len(labels(layout)) == len(layout.regions)
+    bar = next(e for e in root.iter(f"{SVG}line") if e.get("id") == "scale")
+    assert float(bar.get("x2", 0)) - float(bar.get("x1", 0)) == 100
 
 
 @pytest.mark.parametrize("name", NAMES)
