@@ -14,6 +14,7 @@ import contextlib
 import logging
 import secrets
 import signal
+import socket
 import sys
 import threading
 import time
@@ -100,7 +101,7 @@ def _randomness(devices: Devices, seed: int | None) -> str:
 class _Display:
     """The dealer display served by uvicorn on a thread, on a socket bound up front."""
 
-    def __init__(self, table: Any, host: str, port: int, staff: Staff, *,
+    def __init__(self, table: Any, sock: socket.socket, staff: Staff, *,
                  hosts: tuple[str, ...] = (), tls_options: dict[str, Any] | None = None) -> None:
         import uvicorn
 
@@ -109,9 +110,9 @@ class _Display:
         tls_options = tls_options or {}
         app = create_app(table, DisplaySettings(staff=staff, hosts=hosts), recover=False)
         self.desk = app.state.desk
-        self.socket = listening_socket(host, port, _PORT_HINT)
-        self.url = (f"{'https' if tls_options else 'http'}://{host}:"
-                    f"{self.socket.getsockname()[1]}/")
+        self.socket = sock
+        host, port = sock.getsockname()[:2]
+        self.url = f"{'https' if tls_options else 'http'}://{host}:{port}/"
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2,
                                 **tls_options)
         self.server = uvicorn.Server(config)
@@ -200,6 +201,7 @@ def _staff(args: argparse.Namespace, table_name: str) -> Staff:
 
 def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     from ..display.table import Table
+    from ..live import Table as LiveTable
 
     # The simulated people: here and in _rules, which build the demo's and run's table, are
     # the only places of the real path that import the simulation (tests/test_layers.py).
@@ -214,8 +216,9 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     tls_options = tls(args)  # a bad certificate stops here, before any device starts
     profile, setter = _rules(args.game, args.profile)
     hardware = read_hardware(table_file)  # a bad table file stops here, naming the key
-    if not args.no_display:  # a port in use stops here too, before any device starts
-        listening_socket(args.host, args.port, _PORT_HINT).close()
+    # Bound once, here: a port in use stops the start before any device starts, and nothing
+    # can take the port between this check and the display's start.
+    sock = None if args.no_display else listening_socket(args.host, args.port, _PORT_HINT)
     demo_pins: dict[str, str] = {}
     if args.command == "demo":
         staff, demo_pins = demo_staff()
@@ -236,7 +239,7 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     try:
         with open_table(hardware, args.game, seed=args.seed, pin_factory=pins) as devices:
             engine = _engine(journal, args.game, profile, devices)
-            table = Table(engine)
+            table = LiveTable(engine) if sock is None else Table(engine)
             rng = make_rng(args.seed)
             players = SimPlayers(setter, profile.settlement.limits, habits, rng)
             runner = TableRunner(table, devices, players, SimDealer(setter, habits, rng), settings,
@@ -244,8 +247,8 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
                                  out=lambda line: print(line, flush=True))
             print(f"table {hardware.name} ({args.game}, profile {engine.game.profile}, house way "
                   f"{engine.game.way}); journal {journal.where}", flush=True)
-            if not args.no_display:
-                display = _Display(table, args.host, args.port, staff,
+            if sock is not None:
+                display = _Display(table, sock, staff,
                                    hosts=served_hosts(args), tls_options=tls_options)
                 display.start()
                 print(f"dealer display: {display.url}", flush=True)
@@ -277,6 +280,8 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     finally:
         if display is not None:
             display.stop()
+        elif sock is not None:
+            sock.close()
         journal.close()
     return 0
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..live.visibility import Sight
 from ..round import IllegalActError, PiecesUnknownError, Who
 from ..round.oversight import OversightEngine
 from ..rules.dealing import HOUSE
 from .play_views import ante_due, last_wager
-from .visibility import Sight
 
 _PLAIN_ACTS = ("open_round", "close_bets", "shuffle", "deal_packet", "build_woodpile", "roll",
                "expose_dealer", "settle")

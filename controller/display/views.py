@@ -12,6 +12,7 @@ from typing import Any
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from ..journal import Record
+from ..live.visibility import Sight
 from ..round import Phase, Who
 from ..round.oversight import OversightEngine
 from ..rules.dealing import HOUSE
@@ -28,7 +29,6 @@ from .play_views import (
     play_view,
     pot_view,
 )
-from .visibility import Sight
 
 
 class SettingView(TypedDict):

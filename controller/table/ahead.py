@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-from ..display.table import Table
+from ..live import Table
 from ..round import Who
 
 

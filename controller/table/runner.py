@@ -22,8 +22,8 @@ from typing import Any, Protocol
 
 from firmware_interfaces.gpio import ButtonPress, DealerPanel, PanelButton
 
-from ..display.table import Table
 from ..journal import Record, Role
+from ..live import Table
 from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..round.ports import CameraPort, DicePort, ShufflerPort
 from ..rules.dealing import HOUSE

@@ -18,7 +18,7 @@ import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
-from controller.display.visibility import Sight, event_for
+from controller.live.visibility import Sight, event_for
 from controller.journal import open_journal
 from tests.display.conftest import DEALER, SUPERVISOR, make_app, play_round, serve
 

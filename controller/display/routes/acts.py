@@ -13,11 +13,11 @@ from fastapi import APIRouter, HTTPException, Path, status
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
+from ...live.visibility import record_for, sight_of
 from ...round import ROLES, IllegalActError, Who
 from ..deps import OperatorDep, TableDep
 from ..inputs import WORD_MAX, Cents, Position, PositiveCents, Reason, Ref, Text, Word
 from ..table import Table
-from ..visibility import record_for, sight_of
 
 router = APIRouter(prefix="/api/round", tags=["acts"])
 

@@ -26,11 +26,12 @@ from fastapi import APIRouter, Header, HTTPException, Query, status
 from fastapi.responses import StreamingResponse
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
+from ...live import Published, TooManyViewers
+from ...live.visibility import Sight, sight_of
 from ...round import Who
 from ..deps import BearerDep, DeskDep, OperatorDep, TableDep, ViewerDep
 from ..sign_in import Desk
-from ..table import Published, Table, TooManyViewers
-from ..visibility import Sight, sight_of
+from ..table import Table
 
 router = APIRouter(prefix="/api", tags=["events"])
 KEEPALIVE = 15.0

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
+from ...live.visibility import Sight, records_for, showdown_seq, sight_of
 from ..deps import TableDep, ViewerDep
 from ..table import Table
-from ..visibility import Sight, records_for, showdown_seq, sight_of
 
 router = APIRouter(prefix="/api", tags=["rounds"])
 

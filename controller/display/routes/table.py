@@ -13,10 +13,10 @@ import json
 
 from fastapi import APIRouter, Response
 
+from ...live.visibility import Sight, sight_of
 from ..deps import TableDep, ViewerDep
 from ..table import Table
 from ..views import TableView
-from ..visibility import Sight, sight_of
 
 router = APIRouter(prefix="/api", tags=["table"])
 
