@@ -14,6 +14,7 @@ player or the dealer) is drawn from the ``rng`` handed in.
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -126,12 +127,15 @@ def _paste_markers(work: NDArray[np.float32], layout: Layout, markers: Markers,
 
 
 def compose(state: TableState, layout: Layout, mount: Mount, felt: Image, looks: Looks,
-            rng: np.random.Generator) -> Image:
-    """``felt`` (from ``felt_canvas``) with ``state``'s items laid on it."""
+            seed: int) -> Image:
+    """``felt`` (from ``felt_canvas``) with ``state``'s items laid on it. Where an item lies
+    is drawn from ``seed``, its region's name and its content alone, so a hand left in its
+    box lies still from one state to the next, whatever else changes."""
     state.check(layout)
     ppm = mount.px_per_mm
     scene = Scene(size=(felt.shape[1], felt.shape[0]), felt=_Canvas(canvas=felt))
     for name, content in state.regions:
+        rng = np.random.default_rng([seed, zlib.crc32(f"{name} {content!r}".encode())])
         shape = layout.region(name)
         centre = mount.to_canvas(np.array([shape.center]))[0]
         if isinstance(content, Chips):
@@ -150,7 +154,7 @@ def compose(state: TableState, layout: Layout, mount: Mount, felt: Image, looks:
                 _cards(scene, content, x, y, angle, ppm, looks, rng)
             else:
                 _tiles(scene, content, x, y, angle, ppm, looks, rng)
-    image, _ = scene.render(rng, FLAT)
+    image, _ = scene.render(np.random.default_rng(seed), FLAT)
     return image
 
 
