@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from vision.cards.codes import CODES
 from vision.layout import Layout
-from vision.scene.table_state import (
+from vision.table_video.state import (
     Chips,
     Content,
     Dice,

@@ -20,14 +20,14 @@ from vision.cards import CardReader
 from vision.frame import for_game
 from vision.layout import Layout
 from vision.markers import calibrate
-from vision.scene.round_steps import round_steps
-from vision.scene.table_camera import TableCamera, decode
-from vision.scene.table_render import Looks, compose, felt_canvas
-from vision.scene.table_state import Chips, Content, Dice, Game, Hand, Packet, TableState
-from vision.scene.table_video import read_times, read_truth, write_timeline
-from vision.scene.timeline import Motion, Step, camera_mount
 from vision.sources import open_source
 from vision.still import StillScene
+from vision.table_video.camera import TableCamera, decode
+from vision.table_video.recording import read_times, read_truth, write_timeline
+from vision.table_video.render import Looks, compose, felt_canvas
+from vision.table_video.round_steps import round_steps
+from vision.table_video.state import Chips, Content, Dice, Game, Hand, Packet, TableState
+from vision.table_video.timeline import Motion, Step, camera_mount
 from vision.tiles.faces import full_set
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,6 +169,6 @@ def test_a_step_too_soon_for_the_arm_is_refused() -> None:
 
 
 def write_steps(steps: list[Step]) -> list[object]:
-    from vision.scene.timeline import timeline_frames
+    from vision.table_video.timeline import timeline_frames
 
     return list(timeline_frames(steps, layout("poker"), Looks(), 0, PLAIN, FAST))

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..layout import Layout
-from .augment import glare, noise, uneven_light
+from ..scene.augment import glare, noise, uneven_light
 
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]

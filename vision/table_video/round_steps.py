@@ -1,7 +1,7 @@
 """The felt's states over one round of either game, in the order a dealer brings them about.
 
 ``round_steps`` turns a round's truth (what each position was dealt and how it was set, the
-dice, which seats bet) into timeline steps (``vision.scene.timeline``):
+dice, which seats bet) into timeline steps (``vision.table_video.timeline``):
 
 0. the empty felt;
 1. the bets: chips on the betting seats' circles;
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..layout import DICE
-from .table_state import PACKET_SIZES, Chips, Content, Dice, Game, Hand, Packet, TableState
+from .state import PACKET_SIZES, Chips, Content, Dice, Game, Hand, Packet, TableState
 from .timeline import Motion, Step
 
 DEALER = "dealer"

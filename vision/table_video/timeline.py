@@ -26,9 +26,9 @@ from numpy.typing import NDArray
 
 from ..layout import Layout
 from .arm import Arm, dealer_arm
-from .table_camera import MARGIN, Mount, TableCamera
-from .table_render import Looks, compose, felt_canvas
-from .table_state import StateError, TableState
+from .camera import MARGIN, Mount, TableCamera
+from .render import Looks, compose, felt_canvas
+from .state import StateError, TableState
 
 Image = NDArray[np.uint8]
 CACHED = 4  # composed states kept: the one before an arm's reach, the partial ones, the one after

@@ -27,14 +27,14 @@ from ..dice.render import DieLook, render_die
 from ..layout import Layout
 from ..layout_markers import Markers
 from ..layout_sheet import marker_drawings, sheet_image
+from ..scene.augment import Camera
+from ..scene.felt import Felt
+from ..scene.hands import Spread, place_spread
+from ..scene.scene import Pose, Scene
 from ..shapes import Box, Circle
 from ..tiles.render import TileLook, render_tile
-from .augment import Camera
-from .felt import Felt
-from .hands import Spread, place_spread
-from .scene import Pose, Scene
-from .table_camera import MARGIN, RAIL_BGR, Mount
-from .table_state import Chips, Dice, Hand, Packet, TableState
+from .camera import MARGIN, RAIL_BGR, Mount
+from .state import Chips, Dice, Hand, Packet, TableState
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]

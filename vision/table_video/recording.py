@@ -23,9 +23,9 @@ from typing import Any
 
 from ..errors import SourceError
 from ..layout import Layout
-from .table_camera import TableCamera
-from .table_render import Looks
-from .table_state import TableState
+from .camera import TableCamera
+from .render import Looks
+from .state import TableState
 from .timeline import Motion, Step, camera_mount, timeline_frames
 
 FORMAT = "paigow-camera-frames"
@@ -53,7 +53,7 @@ class StepTruth:
 def write_timeline(out: str | Path, steps: list[Step], layout: Layout, looks: Looks,
                    seed: int, camera: TableCamera | None = None,
                    motion: Motion | None = None, tail: float | None = None) -> list[StepTruth]:
-    """Render ``steps`` (``vision.scene.timeline``) into the new folder ``out``; the truth
+    """Render ``steps`` (``vision.table_video.timeline``) into the new folder ``out``; the truth
     written per step. A ``SourceError`` if ``out`` exists and is not an empty folder."""
     root = Path(out)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
