@@ -33,10 +33,10 @@ from controller.audit import (
     table_rules,
 )
 from controller.journal import Journal, JournalKey, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
+from controller.profiles.tiles import load_tile_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
-from controller.rules.tile_setting import TileSetting
-from controller.tile_profile import load_tile_profile
+from controller.rules.tiles.setting import TileSetting
 
 BENCH_KEY = JournalKey.generate()
 """The journals a bench writes are keyed, as a table's are."""

@@ -60,7 +60,7 @@ import uvicorn
 
 from controller.display import DisplaySettings, Table, create_app
 from controller.journal import JournalKey, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
 from tests.browser import chromium_missing, headless_chromium
 

@@ -46,13 +46,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psycopg
 
 from controller.journal import Journal, JournalKey, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
+from controller.profiles.tiles import load_tile_profile
 from controller.round import PokerRound, TileRound, Who
 from controller.round.oversight import OversightEngine
 from controller.rules.seat import HandSet
-from controller.rules.tiles import format_tiles, full_set
-from controller.table import open_table
-from controller.tile_profile import load_tile_profile
+from controller.rules.tiles.dominoes import format_tiles, full_set
+from controller.simulation.table import open_simulated_table
 
 BENCH_KEY = JournalKey.generate()
 """The journals a bench writes are keyed, as a table's are."""
@@ -178,7 +178,7 @@ def pg_problem(url: str) -> str | None:
 def measure(game: str, journal: Journal, rounds: int) -> dict[str, Any]:
     """Play ``rounds`` rounds of ``game`` on simulated devices; the figures."""
     rng = random.Random(SEED)
-    with open_table(TABLE, game, seed=SEED) as devices:
+    with open_simulated_table(TABLE, game, seed=SEED) as devices:
         engine: Any
         play: Callable[[Any, random.Random], float]
         if game == "poker":

@@ -42,8 +42,8 @@ from controller.journal import (
 from controller.journal.backend import INSERT, SET_HEAD
 from controller.journal.clock import format_ts
 from controller.journal.records import Row, hash_row
-from controller.profile import DEFAULT_PROFILE, load_profile
-from controller.rules.events import to_json
+from controller.profiles.poker import DEFAULT_PROFILE, load_profile
+from controller.rules.records import to_json
 from controller.simulation.demo import play_round
 
 BENCH_KEY = JournalKey.generate()

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.catalog import poker_engine, poker_way_names
-from controller.rules.cards import full_deck
-from controller.rules.poker_eval import Evaluator
+from controller.config.house_ways import poker_engine, poker_way_names
+from controller.rules.poker.cards import full_deck
+from controller.rules.poker.hands import Evaluator
 
 
 def best_rate(run: Callable[[], object], count: int, repeats: int) -> float:

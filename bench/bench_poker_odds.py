@@ -10,7 +10,7 @@ Run: ``bash bench/run`` (or ``.venv/bin/python bench/bench_poker_odds.py [--way 
 - ``paigow ev poker HAND --vs W``: every legal setting against all 53,524,680 dealer hands,
   under 60 s (wall time of the real command in a fresh process).
 
-Full-deck way tables are cached on disk (``controller/analysis/poker_cache.py``).  The
+Full-deck way tables are cached on disk (``controller/analysis/poker/cache.py``).  The
 benchmark uses a fresh temporary cache: the exhaustive run and one ``ev`` run start cold
 (``PAIGOW_CACHE=off`` for the ``ev``) and build the table; a second ``ev`` run and the
 simulation find it in the cache.  Both ``ev`` times are printed.
@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.analysis.poker_classes import poker_classes
-from controller.analysis.poker_lookup import build_lookup
-from controller.analysis.poker_simulation import simulate
-from controller.analysis.poker_strategy import default_workers, way_table
+from controller.analysis.poker.classes import poker_classes
+from controller.analysis.poker.lookup import build_lookup
+from controller.analysis.poker.simulation import simulate
+from controller.analysis.poker.strategy import default_workers, way_table
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "As Jk Qs Qh Qd 7s 2s"  # reference section 7 item 1: full house or flush

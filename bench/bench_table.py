@@ -34,11 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from controller.rules.cards import full_deck  # noqa: E402
-from controller.rules.setting import Setting  # noqa: E402
-from controller.rules.tile_setting import TileSetting  # noqa: E402
-from controller.rules.tiles import full_set  # noqa: E402
-from controller.table import TableDevices, open_table  # noqa: E402
+from controller.rules.poker.cards import full_deck  # noqa: E402
+from controller.rules.poker.setting import Setting  # noqa: E402
+from controller.rules.tiles.dominoes import full_set  # noqa: E402
+from controller.rules.tiles.setting import TileSetting  # noqa: E402
+from controller.simulation.table import open_simulated_table  # noqa: E402
+from controller.table import TableDevices  # noqa: E402
 
 TABLE = Path(__file__).resolve().parents[1] / "config" / "tables" / "sim-table.toml"
 SEED = 7
@@ -61,7 +62,7 @@ def bench_open(game: str) -> float:
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        devices = open_table(TABLE, game, seed=SEED)
+        devices = open_simulated_table(TABLE, game, seed=SEED)
         times.append(time.perf_counter() - start)
         devices.close()
     return statistics.median(times)
@@ -115,10 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {"open_s": {}, "camera": {}}
     for game in ("poker", "tiles"):
         result["open_s"][game] = round(bench_open(game), 3)
-    with open_table(TABLE, "poker", seed=SEED) as devices:
+    with open_simulated_table(TABLE, "poker", seed=SEED) as devices:
         result.update(bench_ports(devices, args.shuffles))
         result["camera"]["poker"] = bench_camera(devices, args.reads)
-    with open_table(TABLE, "tiles", seed=SEED) as devices:
+    with open_simulated_table(TABLE, "tiles", seed=SEED) as devices:
         result["camera"]["tiles"] = bench_camera(devices, args.reads)
     if args.json:
         print(json.dumps({"bench": "table", **result}))

@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.journal import Journal, JournalKey, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
 
 BENCH_KEY = JournalKey.generate()

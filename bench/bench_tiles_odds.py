@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.analysis.strategy import choices_table, strategy_table
-from controller.analysis.tile_classes import tile_classes, weight_matrix
-from controller.analysis.tiles_odds import enumerate_odds
-from controller.analysis.ways import resolve_strategy
-from controller.catalog import tile_way_names
-from controller.rules.tile_hands import DEFAULT_TILE_RULES
+from controller.analysis.tiles.classes import tile_classes, weight_matrix
+from controller.analysis.tiles.odds import enumerate_odds
+from controller.analysis.tiles.strategy import choices_table, strategy_table
+from controller.analysis.tiles.ways import resolve_strategy
+from controller.config.house_ways import tile_way_names
+from controller.rules.tiles.hands import DEFAULT_TILE_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"house way vs house way": 60.0, "optimal response": 180.0}

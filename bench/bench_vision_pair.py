@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from controller.locations import assets_dir  # noqa: E402
+from controller.config.locations import assets_dir  # noqa: E402
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
 from vision.items import Item  # noqa: E402

@@ -37,15 +37,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.analysis.poker_classes import poker_classes
-from controller.analysis.poker_lookup import build_lookup
-from controller.analysis.poker_simulation import deal
-from controller.analysis.poker_strategy import way_table
-from controller.rules.fortune import fortune_line
-from controller.rules.hand_shape import shape_of
-from controller.rules.poker_eval import CATEGORY_KEYS, STRAIGHT_FLUSH, Evaluator, category_of
-from controller.rules.poker_rules import DEFAULT_RULES, JokerMode, PokerRules, Wheel
-from controller.rules.seven_cards import best_five_rank
+from controller.analysis.poker.classes import poker_classes
+from controller.analysis.poker.lookup import build_lookup
+from controller.analysis.poker.simulation import deal
+from controller.analysis.poker.strategy import way_table
+from controller.rules.poker.fortune import fortune_line
+from controller.rules.poker.hand_rules import DEFAULT_RULES, JokerMode, PokerRules, Wheel
+from controller.rules.poker.hand_shape import shape_of
+from controller.rules.poker.hands import CATEGORY_KEYS, STRAIGHT_FLUSH, Evaluator, category_of
+from controller.rules.poker.seven_cards import best_five_rank
 
 ROOT = Path(__file__).resolve().parents[1]
 HANDS = 154_143_080

@@ -7,123 +7,42 @@ import json
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .catalog import load_tile_way, poker_way_names, tile_way_names
 from .commands import audit as audit_commands
 from .commands import devices as device_commands
 from .commands import display as display_commands
 from .commands import journal as journal_commands
-from .commands import poker_analysis as poker_analysis_commands
+from .commands import poker, tiles
 from .commands import replay as replay_commands
 from .commands import staff as staff_commands
 from .commands import table as table_commands
-from .commands import tiles
-from .commands import tiles_analysis as tiles_analysis_commands
 from .commands import vision as vision_commands
-from .commands.common import UsageError, compare_pairs, read_lines
+from .commands.analysis import poker as poker_analysis_commands
+from .commands.analysis import tiles as tiles_analysis_commands
+from .commands.common import UsageError
+from .commands.startup import add_logging_options, fail, run_handler, start_process
+from .config.files import read_text
+from .config.house_ways import load_tile_way, poker_way_names, tile_way_names
+from .config.locations import use_config
 from .errors import ConfigError
-from .files import read_text
-from .locations import use_config
-from .profile import DEFAULT_PROFILE, load_profile
-from .round_file import load_round, settle_round, settlement_json, settlement_text
-from .rules.cards import check_distinct, parse_cards
-from .rules.comparison import compare_hands
-from .rules.dealing import deal, parse_positions
-from .rules.dice import Dice
-from .rules.errors import CardCountError, RulesError
-from .rules.house_way import HouseWayChoice
-from .rules.poker_eval import describe
-from .rules.setting import seven
-from .startup import add_logging_options, fail, run_handler, start_process
-from .tile_profile import DEFAULT_TILE_PROFILE
-from .tile_round import is_tile_round
-
-
-def _choice_json(cards: str, way: str, choice: HouseWayChoice) -> dict[str, object]:
-    low_words, high_words = choice.setting.words()
-    setting = choice.setting.setting
-    return {
-        "hand": [str(c) for c in seven(cards)],
-        "way": way,
-        "low": [str(c) for c in setting.low],
-        "high": [str(c) for c in setting.high],
-        "low_rank": low_words,
-        "high_rank": high_words,
-        "rule": choice.rule,
-        "source": choice.source,
-    }
+from .profiles.poker import DEFAULT_PROFILE, load_profile
+from .profiles.tiles import DEFAULT_TILE_PROFILE
+from .rules.errors import RulesError
+from .settle import load_round, settle_round, settlement_json, settlement_text
 
 
 def cmd_set(args: argparse.Namespace) -> int:
     """Set seven-card hands (or four tiles) by a house way."""
-    if args.game == "tiles":
-        return tiles.set_tiles(args)
-    if args.side is not None:
-        raise UsageError(f"--side {args.side} is for tile ways (poker ways have one column)")
-    engine = load_profile(args.profile or DEFAULT_PROFILE).engine(args.way)
-    way = engine.way.name
-    if args.file:
-        hands = [(f"{args.file}:{n}", line) for n, line in read_lines(args.file)]
-    elif args.cards:
-        hands = [("command line", " ".join(args.cards))]
-    else:
-        raise UsageError("give seven cards or --file F")
-    for where, text in hands:
-        try:
-            choice = engine.set_hand(text)
-        except RulesError as err:
-            raise UsageError(f"{where}: {err}") from err
-        if args.json:
-            print(json.dumps(_choice_json(text, way, choice)))
-        else:
-            low_words, high_words = choice.setting.words()
-            setting = choice.setting.setting
-            low = " ".join(map(str, setting.low))
-            high = " ".join(map(str, setting.high))
-            print(f"low  {low:<6} {low_words}")
-            print(f"high {high:<15} {high_words}")
-            print(f"rule {choice.rule}: {choice.source}")
-    return 0
+    return (tiles.set_tiles if args.game == "tiles" else poker.set_poker)(args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compare a player's hand with the banker's (two or five cards each, or two tiles)."""
-    if args.game == "tiles":
-        return tiles.compare_tiles(args)
-    evaluator = load_profile(args.profile or DEFAULT_PROFILE).evaluator()
-    for where, player_text, banker_text in compare_pairs(args, '"Ah Kd" "Qs Qd"'):
-        try:
-            player = parse_cards(player_text, what="player hand")
-            banker = parse_cards(banker_text, what="banker hand")
-            if len(player) not in (2, 5) or len(banker) != len(player):
-                raise CardCountError(
-                    f"compare two-card with two-card or five-card with five-card hands, got "
-                    f"{len(player)} and {len(banker)}: {player_text.strip()!r} | "
-                    f"{banker_text.strip()!r}"
-                )
-            check_distinct([("player hand", player), ("banker hand", banker)])
-            result = compare_hands(player, banker, evaluator)
-        except RulesError as err:
-            raise UsageError(f"{where}: {err}") from err
-        obj = {
-            "player": [str(c) for c in player], "banker": [str(c) for c in banker],
-            "winner": result.winner.value, "copy": result.copy,
-            "player_rank": describe(player, evaluator), "banker_rank": describe(banker, evaluator),
-        }
-        if args.json:
-            print(json.dumps(obj))
-        else:
-            note = " (copy: ties go to the banker)" if result.copy else ""
-            print(f"{result.winner.value} wins{note}: player {obj['player_rank']}, "
-                  f"banker {obj['banker_rank']}")
-    return 0
+    return (tiles.compare_tiles if args.game == "tiles" else poker.compare_poker)(args)
 
 
 def cmd_settle(args: argparse.Namespace) -> int:
     """Settle a round given as JSON: outcome and payout per seat."""
-    raw = read_text(args.round, "round file")
-    if is_tile_round(raw):
-        return tiles.settle_tiles(args, raw)
-    round_ = load_round(raw, args.round)
+    round_ = load_round(read_text(args.round, "round file"), args.round)
     try:
         result = settle_round(round_)
     except RulesError as err:
@@ -137,24 +56,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
 
 def cmd_deal(args: argparse.Namespace) -> int:
     """Which position receives which packet (or stack of tiles), from the dice."""
-    if args.game == "tiles":
-        return tiles.deal_tiles(args)
-    record = deal(Dice.parse(args.dice), parse_positions(args.vacant) if args.vacant else ())
-    if args.json:
-        print(json.dumps({
-            "dice": list(record.dice.faces), "total": record.dice.total, "first": record.first,
-            "packets": [{"packet": p.number, "position": p.position, "collect": p.collect}
-                        for p in record.packets],
-            "unused": 4,
-        }))
-        return 0
-    print(f"dice {record.dice} = {record.dice.total}: packet 1 goes to position {record.first}")
-    for packet in record.packets:
-        who = "dealer" if packet.position == 1 else f"position {packet.position}"
-        note = "  (vacant: collected)" if packet.collect else ""
-        print(f"packet {packet.number} -> {who}{note}")
-    print("4 cards unused")
-    return 0
+    return (tiles.deal_tiles if args.game == "tiles" else poker.deal_poker)(args)
 
 
 def cmd_ways(args: argparse.Namespace) -> int:
@@ -261,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``paigow`` console script."""
-    start_process()  # before numpy loads: the process's settings (``controller.startup``)
+    start_process()  # before numpy loads: the process's settings (``controller.commands.startup``)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     # Cards may follow options ("set poker --way mgm As Kd ..."): argparse leaves them over.

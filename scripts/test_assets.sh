@@ -21,7 +21,7 @@ die() {
 }
 
 # Already drawn with the current settings: only the calibrations are checked (quick when kept).
-drawn='from controller.locations import assets_dir
+drawn='from controller.config.locations import assets_dir
 from controller.table.artwork import is_drawn
 raise SystemExit(not is_drawn(assets_dir()))'
 if "$VENV/bin/python" -c "$drawn"; then

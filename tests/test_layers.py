@@ -49,11 +49,10 @@ SIMULATION = "controller.simulation"
 REAL_PATH = ("controller/cli.py", "controller/commands/table.py", "controller/table/*.py")
 """What ``paigow run`` imports: the command's module, the table package (loop, devices, ports)."""
 SIMULATION_ALLOWED = {("controller/commands/table.py", "_play"),
-                      ("controller/commands/table.py", "_rules"),
-                      ("controller/table/devices.py", "open_table")}
+                      ("controller/commands/table.py", "_rules")}
 """Where the real path may import the simulation, inside these functions only: they build the
 demo's and run's table with the simulated players and dealer and the camera that renders what
-it is told (until run has real ones)."""
+it is told (until run has people at the display and a camera on the felt)."""
 
 
 def _resolved(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
@@ -112,3 +111,102 @@ def test_only_the_simulation_imports_the_renderer() -> None:
     renders = {str(p.relative_to(ROOT)) for p in (ROOT / "controller").rglob("*.py")
                if any(_under(name, "vision.scene") for _, name in module_imports(p))}
     assert renders == {"controller/simulation/camera.py"}
+
+
+CONTROLLER_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors",),
+    ("rules",),
+    ("config", "journal"),
+    ("profiles", "analysis"),
+    ("round", "settle"),
+    ("live", "replay", "staff", "audit"),
+    ("table", "display"),
+    ("simulation",),
+    ("commands",),
+    ("cli",),
+)
+"""The packages (and root modules) inside ``controller``, bottom row first: each imports only
+rows below its own (docs/architecture.md, "Import rules")."""
+ROW = {name: row for row, names in enumerate(CONTROLLER_LAYERS) for name in names}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def controller_imports() -> dict[str, set[str]]:
+    """Every ``controller`` module and the ``controller`` modules it imports when it runs
+    (at module level or inside a function; type-only imports left out)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "controller").rglob("*.py")):
+        name = _module_name(path)
+        found = graph.setdefault(name, set())
+        for _, imported in module_imports(path):
+            if _under(imported, "controller") and imported != "controller":
+                found.add(imported)
+    return graph
+
+
+def _part(module: str) -> str:
+    """The package (or root module) of ``controller`` a module belongs to."""
+    return module.split(".")[1]
+
+
+def _known(module: str, modules: set[str]) -> str:
+    """``module``, or the module it names an attribute of (``from .x import Name``)."""
+    while module not in modules and "." in module:
+        module = module.rsplit(".", 1)[0]
+    return module
+
+
+def test_every_controller_package_has_a_row() -> None:
+    parts = {_part(m) for m in controller_imports() if m != "controller"}
+    assert parts == set(ROW)
+
+
+def test_controller_packages_import_only_lower_rows() -> None:
+    upward = sorted((src, dst) for src, targets in controller_imports().items()
+                    for dst in targets if src != "controller"
+                    and _part(src) != _part(dst) and ROW[_part(dst)] >= ROW[_part(src)])
+    assert upward == []
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (its modules in order), or None."""
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: list[str] = []
+
+    def walk(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := walk(nxt)) is not None:
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := walk(node)) is not None:
+            return found
+    return None
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_no_module_of_controller_imports_itself_round_about() -> None:
+    graph = controller_imports()
+    modules = set(graph)
+    # A package's __init__ re-exports its modules: an import of the package is an import of
+    # the module that defines the name, so packages are left out as targets.
+    packages = {m for m in modules if (ROOT / Path(*m.split(".")) / "__init__.py").exists()}
+    edges = {src: {t for t in (_known(d, modules) for d in targets)
+                   if t != src and t not in packages}
+             for src, targets in graph.items()}
+    assert _cycle(edges) is None

@@ -88,7 +88,7 @@ def test_checker_catches_import_os() -> None:
 
 FLAGGED = [
     "from os import path", "import os.path", "import random", "import numpy",
-    "from controller import cli", "from controller.profile import Profile",
+    "from controller import cli", "from controller.profiles.poker import Profile",
     "import firmware_interfaces", "from vision.cards import read", "from .. import cli",
     "from ..cli import main", "from .... import x", "open('f')", "print(1)", "input()",
     "__import__('os')",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from .outcome import Outcome
 from .progress import Progress, ProgressBar
-from .strategy import AnalysisError, TileStrategy
-from .tiles_odds import MATCHUPS, ClassOdds, TileOdds, analyze_tiles, enumerate_odds
-from .ways import OPTIMAL
+from .tiles.odds import MATCHUPS, ClassOdds, TileOdds, analyze_tiles, enumerate_odds
+from .tiles.strategy import AnalysisError, TileStrategy
+from .tiles.ways import OPTIMAL
 
 __all__ = [
     "MATCHUPS", "OPTIMAL", "AnalysisError", "ClassOdds", "Outcome", "Progress", "ProgressBar",

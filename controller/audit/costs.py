@@ -25,18 +25,18 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from ..catalog import tile_engine
-from ..profile import load_profile
+from ..config.house_ways import tile_engine
+from ..profiles.poker import load_profile
+from ..profiles.tiles import load_tile_profile
 from ..rules.bank import BankRules
-from ..rules.cards import full_deck
-from ..rules.comparison import PokerHands
+from ..rules.comparison import FoulPolicy, Outcome, Played, compare_played, play
 from ..rules.money import Commission
-from ..rules.setting import Setting
-from ..rules.showdown import FoulPolicy, Outcome, Played, compare_played, play
-from ..rules.tile_comparison import TileHands
-from ..rules.tile_setting import TileSetting
-from ..rules.tiles import full_set
-from ..tile_profile import load_tile_profile
+from ..rules.poker.cards import full_deck
+from ..rules.poker.comparison import PokerHands
+from ..rules.poker.setting import Setting
+from ..rules.tiles.comparison import TileHands
+from ..rules.tiles.dominoes import full_set
+from ..rules.tiles.setting import TileSetting
 from .errors import AuditInputError
 
 DEFAULT_SAMPLES = 4000

@@ -18,9 +18,9 @@ from typing import Any
 from ..journal import Record
 from ..journal.clock import parse_ts
 from ..journal.recall import by_round
-from ..rules.cards import DECK_SIZE, full_deck
-from ..rules.dealing import HAND_SIZE
 from ..rules.dice import first_position
+from ..rules.poker.cards import DECK_SIZE, full_deck
+from ..rules.poker.dealing import HAND_SIZE
 from .scope import Scope
 from .stats import chi2_sf, pearson, poisson_sf
 

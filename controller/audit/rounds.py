@@ -22,13 +22,13 @@ from typing import Any
 from ..errors import ControllerError
 from ..journal import Record
 from ..journal.clock import parse_ts
-from ..profile import load_profile
+from ..profiles.poker import load_profile
+from ..profiles.tiles import load_tile_profile
 from ..round.games import GameRules, PokerGame, TileGame
 from ..round.state import Phase, RoundState, fold
-from ..rules.dealing import HOUSE
 from ..rules.errors import RulesError
+from ..rules.poker.dealing import HOUSE
 from ..rules.seat import HandSet, SetBy
-from ..tile_profile import load_tile_profile
 from .costs import DEFAULT_SAMPLES, ExpectedCost, Stake, expected_cost, table_rules
 from .errors import AuditDataError
 from .scope import Scope

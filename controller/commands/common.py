@@ -10,9 +10,9 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from ..config.files import read_text
 from ..errors import UsageError as UsageError  # where the command modules have always found it
-from ..files import read_text
-from ..startup import add_logging_options, run_handler, start_process
+from .startup import add_logging_options, run_handler, start_process
 
 N = TypeVar("N", int, float)
 
@@ -44,7 +44,7 @@ def compare_pairs(args: argparse.Namespace, example: str) -> list[tuple[str, str
 def run_alone(add_parsers: Callable[[Any], None], argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` with only the subcommands ``add_parsers`` registers and run the handler.
 
-    The process starts as under the ``paigow`` command itself (``controller.startup``): its
+    The process starts as under the ``paigow`` command itself (``controller.commands.startup``): its
     settings first, then the same logging options and the same one-line errors, exit status 2.
     """
     start_process()

@@ -54,8 +54,8 @@ def engine_on_fakes(journal: Any, game: str, seed: int | None = None) -> Oversig
     """A round engine of ``game`` over the in-memory fakes (no camera: entered settings stand);
     its draws come from ``secrets`` unless a ``seed`` (tests, replay: journaled as
     ``seeded:N``, shown on the display as a banner, never sent to a viewer) is given."""
-    from ..profile import load_profile
-    from ..tile_profile import load_tile_profile
+    from ..profiles.poker import load_profile
+    from ..profiles.tiles import load_tile_profile
 
     if game == "tiles":
         return TileRound(journal, load_tile_profile(), FakeDice(seed))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ControllerError
-from ..replay import replay_journal
+from ..replay.journal import replay_journal
 from .common import run_alone
 from .journal import (
     UNVERIFIED_FLAG,

@@ -23,16 +23,16 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from ..config.locations import config_file
 from ..errors import ControllerError
 from ..journal import Journal, Role
-from ..locations import config_file
 from ..round import PokerRound, TileRound
 from ..round.oversight import OversightEngine
 from ..staff import Member, PinHash, Staff, load_staff
-from ..startup import log_beside
 from .common import UsageError, listening_socket, number_in, run_alone
 from .journal import JournalCommandError, add_key_option, open_writer
 from .serving import add_serving_options, served_hosts, tls
+from .startup import log_beside
 
 if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these commands only
     from ..table.people import Setter
@@ -72,10 +72,10 @@ def _rules(game: str, profile_name: str | None) -> tuple[Any, Setter]:
     from ..simulation.players import PokerSetter, TileSetter
 
     if game == "tiles":
-        from ..tile_profile import load_tile_profile
+        from ..profiles.tiles import load_tile_profile
         tile_profile = load_tile_profile(profile_name) if profile_name else load_tile_profile()
         return tile_profile, TileSetter(tile_profile)
-    from ..profile import load_profile
+    from ..profiles.poker import load_profile
     profile = load_profile(profile_name) if profile_name else load_profile()
     return profile, PokerSetter(profile)
 
@@ -203,10 +203,12 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     from ..display.table import Table
     from ..live import Table as LiveTable
 
-    # The simulated people: here and in _rules, which build the demo's and run's table, are
-    # the only places of the real path that import the simulation (tests/test_layers.py).
+    # The simulated people and camera: here and in _rules, which build the demo's and run's
+    # table, are the only places of the real path that import the simulation, until run has
+    # people at the display and a camera on the felt (tests/test_layers.py).
     from ..simulation.players import Habits, HabitsError, SimDealer, SimPlayers, make_rng
-    from ..table import open_table, read_hardware
+    from ..simulation.table import open_simulated_table
+    from ..table import read_hardware
     from ..table.runner import RunnerError, RunnerSettings, TableRunner
 
     try:
@@ -237,7 +239,8 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
         raise TableCommandError(str(err)) from err
     display: _Display | None = None
     try:
-        with open_table(hardware, args.game, seed=args.seed, pin_factory=pins) as devices:
+        with open_simulated_table(hardware, args.game, seed=args.seed,
+                                  pin_factory=pins) as devices:
             engine = _engine(journal, args.game, profile, devices)
             table = LiveTable(engine) if sock is None else Table(engine)
             rng = make_rng(args.seed)

@@ -5,21 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..catalog import tile_engine
-from ..rules.dealing import deal, parse_positions
+from ..config.house_ways import tile_engine
+from ..profiles.tiles import DEFAULT_TILE_PROFILE, load_tile_profile
 from ..rules.dice import TILE_POSITIONS, Dice
 from ..rules.errors import RulesError
-from ..rules.tile_comparison import compare_tile_hands
-from ..rules.tile_hands import describe as describe_tiles
-from ..rules.tile_setting import four
-from ..rules.tiles import format_tiles, parse_tiles
-from ..tile_profile import DEFAULT_TILE_PROFILE, load_tile_profile
-from ..tile_round import (
-    load_tile_round,
-    settle_tile_round,
-    tile_settlement_json,
-    tile_settlement_text,
-)
+from ..rules.poker.dealing import deal, parse_positions
+from ..rules.tiles.comparison import compare_tile_hands
+from ..rules.tiles.dominoes import format_tiles, parse_tiles
+from ..rules.tiles.hands import describe as describe_tiles
+from ..rules.tiles.setting import four
 from .common import UsageError, compare_pairs, read_lines
 
 
@@ -78,20 +72,6 @@ def compare_tiles(args: argparse.Namespace) -> int:
             note = " (copy: ties and every 0-0 go to the banker)" if result.copy else ""
             print(f"{result.winner.value} wins{note}: player {obj['player_rank']}, "
                   f"banker {obj['banker_rank']}")
-    return 0
-
-
-def settle_tiles(args: argparse.Namespace, raw: str) -> int:
-    """Settle a Pai Gow tiles round (``"game": "tiles"``)."""
-    round_ = load_tile_round(raw, args.round)
-    try:
-        result = settle_tile_round(round_)
-    except RulesError as err:
-        raise UsageError(f"{args.round}: {err}") from err
-    if args.json:
-        print(json.dumps(tile_settlement_json(result, round_)))
-    else:
-        print(tile_settlement_text(result, round_))
     return 0
 
 

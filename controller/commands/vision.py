@@ -26,11 +26,11 @@ if TYPE_CHECKING:
 
 # The camera's modules (numpy, OpenCV) are imported by the commands that use them, not when
 # ``paigow`` starts: the process's thread settings must come before numpy loads
-# (``controller.startup``).
+# (``controller.commands.startup``).
 
+from ..config.files import read_text
+from ..config.locations import config_file
 from ..errors import ControllerError
-from ..files import read_text
-from ..locations import config_file
 from .common import number_in, run_alone
 
 
@@ -40,7 +40,7 @@ class VisionCommandError(ControllerError, ValueError):
 
 def layout_path(name: str) -> Path:
     """The layout file a name stands for: a ``.toml`` path, or ``layouts/NAME.toml`` from the
-    config folders (``controller.locations``)."""
+    config folders (``controller.config.locations``)."""
     if name.endswith(".toml") or "/" in name:
         return Path(name)
     return config_file("layouts", f"{name}.toml")

@@ -11,7 +11,7 @@ from typing import Any
 from ..live.visibility import Sight
 from ..round import IllegalActError, PiecesUnknownError, Who
 from ..round.oversight import OversightEngine
-from ..rules.dealing import HOUSE
+from ..rules.poker.dealing import HOUSE
 from .play_views import ante_due, last_wager
 
 _PLAIN_ACTS = ("open_round", "close_bets", "shuffle", "deal_packet", "build_woodpile", "roll",

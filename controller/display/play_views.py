@@ -14,8 +14,8 @@ from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from ..round import IllegalActError
 from ..round.oversight import OversightEngine
-from ..rules.dealing import HOUSE
-from ..rules.tile_cuts import Cut
+from ..rules.poker.dealing import HOUSE
+from ..rules.tiles.cuts import Cut
 
 
 class PlayView(TypedDict):

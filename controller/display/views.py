@@ -15,7 +15,7 @@ from ..journal import Record
 from ..live.visibility import Sight
 from ..round import Phase, Who
 from ..round.oversight import OversightEngine
-from ..rules.dealing import HOUSE
+from ..rules.poker.dealing import HOUSE
 from .offers import role_acts, seat_acts, setting_seq
 from .play_views import (
     BankView,

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ..rules.events import Event, to_json
+from ..rules.records import Event, to_json
 from .backend import Backend
 from .chain import Anchor, VerifyReport, verify_rows
 from .clock import Clock, format_ts, system_clock

@@ -1,7 +1,7 @@
 """The record kinds the journal itself reads: what closes a round and what a fault is.
 
 Every other kind is opaque to the journal.  The rules core's events (``roll``, ``deal``,
-``bet``, ``set``, ``compare``, ``settle``) come from ``controller.rules.events.to_json``;
+``bet``, ``set``, ``compare``, ``settle``) come from ``controller.rules.records.to_json``;
 the round engine adds its own.  These builders give the few the journal's queries depend on
 one spelling.
 """

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.bank import Settlement
-from ..rules.events import from_json
-from ..rules.home_pot import PotResult
+from ..rules.poker.home_pot import PotResult
+from ..rules.records import from_json
 from .canonical import Json
 from .errors import JournalCorruptError
 from .kinds import FAULT_CLEARED, FAULT_RAISED, SETTLE

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, Literal, NamedTuple
 
-from ..rules.events import Event, from_json
+from ..rules.records import Event, from_json
 from .canonical import CanonicalError, Json, canonical, dumps, parse_canonical
 from .clock import parse_ts
 from .keys import JournalKey

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..rules.errors import RulesError
-from ..rules.events import from_json
+from ..rules.records import from_json
 from .canonical import CanonicalError, parse_canonical
 from .kinds import CLOSING, SETTLE
 from .records import Row

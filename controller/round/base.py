@@ -16,10 +16,10 @@ from typing import Any, Generic, TypeVar
 from ..journal import Journal, Randomness, Record, Role
 from ..journal.kinds import fault_cleared, fault_raised, round_voided
 from ..journal.records import check_round_id
-from ..rules.dealing import HOUSE
 from ..rules.errors import RulesError
-from ..rules.events import Event
-from ..rules.home_pot import PotStatus, check_ante
+from ..rules.poker.dealing import HOUSE
+from ..rules.poker.home_pot import PotStatus, check_ante
+from ..rules.records import Event
 from ..rules.rotation import check_cover, in_turn, offer
 from ..rules.seat import Bet, HandSet, SetBy
 from .acts import ROLES, Who

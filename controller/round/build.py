@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..journal import Journal
-from ..profile import load_profile, profile_file, profile_game
-from ..tile_profile import load_tile_profile
+from ..profiles.poker import load_profile, profile_file, profile_game
+from ..profiles.tiles import load_tile_profile
 from .oversight import OversightEngine
 from .poker import PokerRound
 from .ports import CameraPort, DicePort, ShufflerPort

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from ..journal import Randomness
-from ..rules.cards import full_deck
+from ..rules.poker.cards import full_deck
 from .errors import DeviceLostError
 from .ports import DiceRoll
 

@@ -9,20 +9,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from ..catalog import tile_engine
-from ..profile import TableProfile
+from ..config.house_ways import tile_engine
+from ..profiles.play import TablePlay
+from ..profiles.poker import TableProfile
+from ..profiles.tiles import TileProfile
 from ..rules.bank import Settlement
-from ..rules.cards import parse_cards
 from ..rules.dice import POSITIONS, TILE_POSITIONS
-from ..rules.home_pot import PokerPotRanks, PotError, PotResult, PotStatus, settle_pot
+from ..rules.poker.cards import parse_cards
+from ..rules.poker.home_pot import PokerPotRanks, PotError, PotResult, PotStatus, settle_pot
+from ..rules.poker.setting import Setting
+from ..rules.poker.settlement import settle
 from ..rules.seat import Bet, HandSet, TableLimits
-from ..rules.setting import Setting
-from ..rules.settlement import settle
-from ..rules.tile_setting import TileSetting
-from ..rules.tile_settlement import settle_tiles
-from ..rules.tiles import check_one_set, parse_tiles
-from ..table_play import TablePlay
-from ..tile_profile import TileProfile
+from ..rules.tiles.dominoes import check_one_set, parse_tiles
+from ..rules.tiles.setting import TileSetting
+from ..rules.tiles.settlement import settle_tiles
 
 S = TypeVar("S")
 

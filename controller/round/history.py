@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..journal import Journal, Record
-from ..rules.dealing import HOUSE
-from ..rules.home_pot import PotStatus
+from ..rules.poker.dealing import HOUSE
+from ..rules.poker.home_pot import PotStatus
 
 _FIRST_BATCH = 16  # rounds opened read backwards at first: the answer is usually among them
 _MAX_BATCH = 1024  # each later batch doubles, up to this

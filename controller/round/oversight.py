@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 from ..journal import Record, Role
 from ..journal.kinds import fault_cleared
-from ..rules.dealing import HOUSE
-from ..rules.home_pot import PotStatus, check_ante
+from ..rules.poker.dealing import HOUSE
+from ..rules.poker.home_pot import PotStatus, check_ante
 from ..rules.seat import Bet
 from .acts import Who
 from .errors import IllegalActError, RoleError

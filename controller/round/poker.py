@@ -9,11 +9,11 @@ reason.
 from __future__ import annotations
 
 from ..journal import Journal, Record, Role
-from ..profile import TableProfile
-from ..rules.cards import DECK_SIZE
-from ..rules.dealing import HAND_SIZE
+from ..profiles.poker import TableProfile
 from ..rules.errors import RulesError
-from ..rules.setting import Setting
+from ..rules.poker.cards import DECK_SIZE
+from ..rules.poker.dealing import HAND_SIZE
+from ..rules.poker.setting import Setting
 from .acts import Who
 from .games import PokerGame
 from .oversight import OversightEngine

@@ -14,9 +14,9 @@ from typing import TypeVar
 
 from ..journal import Record, Role
 from ..journal.kinds import fault_cleared
-from ..rules.dealing import HOUSE
-from ..rules.events import to_json
-from ..rules.home_pot import PotResult, PotStatus
+from ..rules.poker.dealing import HOUSE
+from ..rules.poker.home_pot import PotResult, PotStatus
+from ..rules.records import to_json
 from ..rules.seat import HandSet, SetBy
 from .acts import Who
 from .base import RoundEngine

@@ -11,10 +11,10 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from ..journal import Record
-from ..rules.cards import DECK_SIZE
-from ..rules.dealing import HOUSE, Deal, deal
 from ..rules.dice import Dice
-from ..rules.home_pot import PotStatus
+from ..rules.poker.cards import DECK_SIZE
+from ..rules.poker.dealing import HOUSE, Deal, deal
+from ..rules.poker.home_pot import PotStatus
 from ..rules.seat import Bet, SetBy
 from .games import GameRules
 

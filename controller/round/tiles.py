@@ -2,7 +2,7 @@
 
 Tiles become known as positions set them (or as the dealer enters a hand for the house way);
 the engine refuses tiles that could not all come from one set.  Before the deal the dealer may
-call a named Pai Gow cut (``cut``, ``controller/rules/tile_cuts.py``): it is journaled, and the
+call a named Pai Gow cut (``cut``, ``controller/rules/tiles/cuts.py``): it is journaled, and the
 ``woodpile_built`` record, the tile game's deal record, carries it.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..journal import Journal, Record
-from ..rules.tile_cuts import Cut
-from ..rules.tile_setting import TileSetting
-from ..tile_profile import TileProfile
+from ..profiles.tiles import TileProfile
+from ..rules.tiles.cuts import Cut
+from ..rules.tiles.setting import TileSetting
 from .acts import Who
 from .errors import IllegalActError
 from .games import TileGame

@@ -24,20 +24,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
+from .comparison import Comparison, FoulPolicy, Outcome, SettingRules, compare_played, play
 from .config_check import check_keys
-from .dealing import HOUSE
 from .errors import ProfileError, SettlementError
-from .fortune import FortuneResult
 from .money import FIVE_PERCENT, Commission
+from .poker.dealing import HOUSE
+from .poker.fortune import FortuneResult
 from .seat import Bet, HandSet, SetBy, TableLimits
-from .showdown import (
-    Comparison,
-    FoulPolicy,
-    Outcome,
-    SettingRules,
-    compare_played,
-    play,
-)
 
 S = TypeVar("S")
 

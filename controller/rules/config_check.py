@@ -3,7 +3,7 @@
 Configuration is validated once at start-up and an unknown key is an error naming it
 (``docs/architecture.md``, "Configuration checks").  The layers may not import each other, so
 this standard-library module is kept byte for byte the same in ``controller/rules/``,
-``firmware_interfaces/`` and ``vision/`` (``tests/test_config_check.py`` says so); each
+``firmware_interfaces/`` and ``vision/`` (``tests/rules/test_config_check.py`` says so); each
 package raises its own error root through the ``error`` it passes in.
 """
 

@@ -19,9 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from .dealing import HOUSE
 from .dice import MAX_POSITIONS
 from .errors import SettlementError
+from .poker.dealing import HOUSE
 
 FIRST_PLAYER: Final = HOUSE + 1
 

@@ -16,15 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import ConfigError
-from ..profile import POKER_POSITIONS, TableProfile
-from ..rules.cards import full_deck
-from ..rules.dealing import HOUSE, Deal, deal_cards
+from ..profiles.poker import POKER_POSITIONS, TableProfile
 from ..rules.dice import Dice
-from ..rules.events import Event
-from ..rules.poker_eval import describe2, describe5
+from ..rules.poker.cards import full_deck
+from ..rules.poker.dealing import HOUSE, Deal, deal_cards
+from ..rules.poker.hands import describe2, describe5
+from ..rules.poker.setting import Setting
+from ..rules.poker.settlement import Settlement, settle
+from ..rules.records import Event
 from ..rules.seat import Bet, HandSet, SetBy
-from ..rules.setting import Setting
-from ..rules.settlement import Settlement, settle
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,16 +14,16 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..catalog import tile_engine
-from ..profile import TableProfile
-from ..rules.cards import parse_cards
+from ..config.house_ways import tile_engine
+from ..profiles.poker import TableProfile
+from ..profiles.tiles import TileProfile
+from ..rules.poker.cards import parse_cards
+from ..rules.poker.setting import all_settings
 from ..rules.seat import TableLimits
-from ..rules.setting import all_settings
-from ..rules.tile_setting import TileSetting, tile_settings
-from ..rules.tiles import parse_tiles
+from ..rules.tiles.dominoes import parse_tiles
+from ..rules.tiles.setting import TileSetting, tile_settings
 from ..table.errors import TableError
 from ..table.people import Choice, Decision, Options, Setter
-from ..tile_profile import TileProfile
 
 
 class HabitsError(TableError, ValueError):

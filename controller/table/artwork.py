@@ -7,7 +7,7 @@ and drawn to PNG with ``rsvg-convert`` (Debian ``librsvg2-bin``; CairoSVG mis-re
     ASSETS/cards/<style>/<code>.png   style: 2color 4color 2color-bf 4color-bf; code: As Td Jk
     ASSETS/decks/<style>-<key>.npz    their calibrations (``vision.cards.cache``)
 
-``ASSETS`` is ``controller.locations.assets_dir()`` (``$PAIGOW_ASSETS``, else
+``ASSETS`` is ``controller.config.locations.assets_dir()`` (``$PAIGOW_ASSETS``, else
 ``~/.cache/paigow/assets``).  A stamp records the package and the drawing settings: nothing is
 fetched or drawn again while it matches.  ``python -m controller.table.artwork [DIR]`` fills the
 cache and calibrates every style (``scripts/test_assets.sh`` runs it); the camera draws the
@@ -28,7 +28,7 @@ from vision.cards import load_faces
 from vision.cards.cache import cached_deck
 from vision.errors import VisionError
 
-from ..locations import assets_dir
+from ..config.locations import assets_dir
 from .errors import AssetsMissingError
 
 PACKAGE = "@heruka_urgyen/react-playing-cards@0.5.0"

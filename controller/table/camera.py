@@ -23,8 +23,8 @@ from vision.errors import VisionError
 from vision.items import Item
 
 from ..rules.errors import RulesError
-from ..rules.setting import Setting
-from ..rules.tile_setting import TileSetting
+from ..rules.poker.setting import Setting
+from ..rules.tiles.setting import TileSetting
 from .errors import AssetsMissingError
 
 Image = NDArray[np.uint8]

@@ -12,12 +12,12 @@ opening fails half-way.
 from __future__ import annotations
 
 import queue
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Self, TypeVar
+from typing import Self, TypeVar
 
 from firmware_interfaces.device_keys import make_key
 from firmware_interfaces.errors import DeviceConfigError, DeviceError, DeviceRefused
@@ -28,16 +28,13 @@ from firmware_interfaces.shaker import ShakerDriver
 from firmware_interfaces.shuffler import ShufflerDriver
 from firmware_interfaces.table_config import SerialDevice, TableHardware, parse_table
 
-from ..files import FileReadError, read_text
+from ..config.files import FileReadError, read_text
 from ..round.errors import PortError
-from .camera import LayoutCamera, Source
+from .camera import LayoutCamera
 from .dice_port import SerialDicePort
 from .errors import TableConfigError, TableDeviceError
 from .processes import FaultValue, SimProcess
 from .shuffler_port import SerialShufflerPort
-
-if TYPE_CHECKING:  # type only: the simulated camera is imported where it is built
-    from ..simulation.camera import CameraLook
 
 SIM_SCHEME = "sim://"
 GAMES = ("poker", "tiles")
@@ -132,11 +129,13 @@ def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack
 def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None = None,
                timing: Timing | None = None, pin_factory: PinFactory | None = None,
                sim_faults: Mapping[str, Mapping[str, FaultValue]] | None = None,
-               camera_source: Source | None = None, camera_look: CameraLook | None = None,
-               ) -> TableDevices:
+               camera: Callable[[], LayoutCamera]) -> TableDevices:
     """Open the devices of a ``game`` (``poker`` or ``tiles``) table described by ``table``.
 
-    ``seed`` makes the simulators and the camera's renderer repeatable (``None``: secrets);
+    ``camera`` makes the camera that reads the layout: the caller chooses it (the product never
+    picks a simulated one for itself), and it is made once the table file is checked, before
+    any device process starts, so a camera that cannot be made stops the start-up cleanly;
+    ``seed`` makes the simulators repeatable (``None``: secrets);
     ``sim_faults`` gives start-up faults per simulator (``{"shuffler": {"cards": 52}}``);
     ``pin_factory`` defaults to a ``MockFactory`` when every serial device is simulated, and
     must be given for a table with real devices.
@@ -165,11 +164,7 @@ def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None
     if pin_factory is None and not simulated:
         raise TableConfigError(f"{where}: a table with real devices needs its GPIO pin factory "
                                f"(pin_factory=...); only a simulated table uses MockFactory")
-    # The camera first: missing artwork stops the start-up before any process is started.
-    # The camera that renders what it is told: the simulation's, imported here only (the
-    # real path imports no simulation at module level; tests/test_layers.py).
-    from ..simulation.camera import VisionCameraPort
-    camera = VisionCameraPort.for_game(game, seed=seed, source=camera_source, look=camera_look)
+    made = camera()  # first: a camera that cannot be made stops the start before any process
     events: queue.Queue[DeviceEvent] = EventQueue()
     sims: dict[str, SimProcess] = {}
     with ExitStack() as stack:
@@ -191,7 +186,7 @@ def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None
         presses: queue.Queue[ButtonPress] = queue.Queue()
         panel = DealerPanel(hardware.pins.panel, factory, presses.put)
         stack.callback(panel.close)
-        devices = TableDevices(game, hardware, shuffler, dice, camera, panel, factory,
+        devices = TableDevices(game, hardware, shuffler, dice, made, panel, factory,
                                presses, events, sims, seed)
         devices._closer = stack.pop_all()
         return devices

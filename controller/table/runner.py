@@ -26,8 +26,8 @@ from ..journal import Record, Role
 from ..live import Table
 from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..round.ports import CameraPort, DicePort, ShufflerPort
-from ..rules.dealing import HOUSE
-from ..rules.tiles import full_set
+from ..rules.poker.dealing import HOUSE
+from ..rules.tiles.dominoes import full_set
 from .ahead import devices_ahead
 from .errors import TableError
 from .panel_keys import PanelKeys

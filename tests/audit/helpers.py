@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from controller.journal import Journal, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import FakeCamera, FakeDice, FakeShuffler, PokerRound, Who
-from controller.rules.comparison import PokerHands
-from controller.rules.setting import Setting
+from controller.rules.poker.comparison import PokerHands
+from controller.rules.poker.setting import Setting
 from controller.table.dice_port import SerialDicePort
 from controller.table.shuffler_port import SerialShufflerPort
 from firmware_interfaces.shaker import ShakerDriver

@@ -11,17 +11,17 @@ from collections import Counter
 import pytest
 
 from controller.audit import AuditInputError, Stake, expected_cost, table_rules
-from controller.profile import load_profile
-from controller.rules.cards import full_deck
-from controller.rules.comparison import PokerHands
+from controller.profiles.poker import load_profile
+from controller.profiles.tiles import load_tile_profile
+from controller.rules.poker.cards import full_deck
+from controller.rules.poker.comparison import PokerHands
+from controller.rules.poker.setting import Setting
+from controller.rules.poker.settlement import settle
 from controller.rules.seat import Bet, HandSet, SetBy
-from controller.rules.setting import Setting
-from controller.rules.settlement import settle
-from controller.rules.tile_comparison import TileHands
-from controller.rules.tile_setting import TileSetting
-from controller.rules.tile_settlement import settle_tiles
-from controller.rules.tiles import full_set
-from controller.tile_profile import load_tile_profile
+from controller.rules.tiles.comparison import TileHands
+from controller.rules.tiles.dominoes import full_set
+from controller.rules.tiles.setting import TileSetting
+from controller.rules.tiles.settlement import settle_tiles
 
 DEALER_TILES = ("6-6", "4-5", "1-2", "3-3")
 

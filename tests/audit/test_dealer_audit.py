@@ -12,7 +12,7 @@ from controller.audit import RoundAudit, Scope, audit_journal, summarize
 from controller.audit.tabular import findings
 from controller.journal import open_journal
 from controller.round import FakeCamera
-from controller.rules.setting import Setting
+from controller.rules.poker.setting import Setting
 from tests.audit.conftest import ANN, Planted
 from tests.audit.helpers import (
     SUPERVISOR,

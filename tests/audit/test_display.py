@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from controller.display import Table, create_app
 from controller.journal import open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound
 from tests.audit.conftest import Planted
 from tests.browser import chromium_missing, headless_chromium

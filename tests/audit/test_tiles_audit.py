@@ -10,9 +10,9 @@ import pytest
 
 from controller.audit import Scope, Stake, audit_journal, expected_cost, table_rules
 from controller.journal import Journal
+from controller.profiles.tiles import load_tile_profile
 from controller.round import FakeDice, TileRound
-from controller.rules.tile_setting import TileSetting
-from controller.tile_profile import load_tile_profile
+from controller.rules.tiles.setting import TileSetting
 from tests.audit.helpers import DEALER, SYSTEM, journal_at
 
 PLAYERS = ["2-2 5-6 1-3 4-4", "1-1 5-5 2-4 3-6", "4-6 1-6 2-6 1-4"]

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from controller.display import DisplaySettings, Table, create_app
 from controller.display.sign_in import Desk
 from controller.journal import Role, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
 from controller.staff import Member, PinHash, Staff
 

@@ -23,8 +23,8 @@ import pytest
 
 from controller.display import Table, create_app
 from controller.journal import StepClock, open_journal
+from controller.profiles.tiles import load_tile_profile
 from controller.round import FakeDice, TileRound
-from controller.tile_profile import load_tile_profile
 from tests.browser import chromium_missing, headless_chromium
 
 from .conftest import (

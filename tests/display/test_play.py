@@ -15,7 +15,7 @@ from controller.display import Table, create_app
 from controller.journal import StepClock, open_journal
 from controller.round import FakeDice, FakeShuffler
 from controller.round.build import table_engine
-from controller.rules.tile_cuts import CUTS
+from controller.rules.tiles.cuts import CUTS
 
 from .conftest import DEALER, SETTINGS, SUPERVISOR
 

@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 
 from controller.display import Table, create_app
 from controller.journal import StepClock, open_journal
+from controller.profiles.tiles import load_tile_profile
 from controller.round import FakeDice, TileRound
-from controller.tile_profile import load_tile_profile
 
 from .conftest import DEALER, SETTINGS, make_app, play_round
 

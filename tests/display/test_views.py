@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from controller.display import Table, create_app
 from controller.journal import StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import FakeCamera, FakeDice, FakeShuffler, PokerRound
 
 from .conftest import DEALER, SETTINGS, SUPERVISOR

@@ -16,9 +16,9 @@ import psycopg
 import pytest
 
 from controller.journal import Journal, JournalKey, Randomness, Role, StepClock, open_journal
-from controller.profile import DEFAULT_PROFILE, load_profile
+from controller.profiles.poker import DEFAULT_PROFILE, load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound, Who
-from controller.rules.dealing import HOUSE
+from controller.rules.poker.dealing import HOUSE
 from controller.simulation.demo import play_round
 
 PG_URL = os.environ.get("PAIGOW_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")

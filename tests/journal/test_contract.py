@@ -255,7 +255,7 @@ def test_bad_locations_are_refused(location: str) -> None:
 def test_the_recall_reads_a_tile_round_too(store: Store) -> None:
     from pathlib import Path
 
-    from controller.tile_round import load_tile_round, settle_tile_round
+    from controller.settle.tiles import load_tile_round, settle_tile_round
 
     path = Path(__file__).parents[1] / "data" / "round_tiles.json"
     settlement = settle_tile_round(load_tile_round(path.read_text(), str(path)))

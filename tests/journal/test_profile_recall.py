@@ -11,9 +11,9 @@ import pytest
 from controller.commands.journal import main
 from controller.journal import Journal
 from controller.round import Who
-from controller.rules.events import from_json, to_json
-from controller.rules.home_pot import PotResult
-from controller.rules.settlement import Settlement
+from controller.rules.poker.home_pot import PotResult
+from controller.rules.poker.settlement import Settlement
+from controller.rules.records import from_json, to_json
 from tests.journal.helpers import Store, deal_and_set, profile_round
 
 D, S, SYS = Who.dealer(), Who.supervisor(), Who.system()

@@ -12,8 +12,8 @@ import pytest
 from controller.journal import Journal, QueryError, Record, Role
 from controller.round import PokerRound, Who
 from controller.round.history import TableHistory
-from controller.rules.dealing import HOUSE
-from controller.rules.home_pot import PotStatus
+from controller.rules.poker.dealing import HOUSE
+from controller.rules.poker.home_pot import PotStatus
 from tests.journal.helpers import Store, append_round, deal_and_set, note, profile_round
 
 D, S, SYS = Who.dealer(), Who.supervisor(), Who.system()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.journal import Journal, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
+from controller.profiles.tiles import load_tile_profile
 from controller.round import FakeCamera, FakeDice, FakeShuffler, PokerRound, TileRound, Who
-from controller.tile_profile import load_tile_profile
 
 DEALER = Who.dealer()
 SUPERVISOR = Who.supervisor()

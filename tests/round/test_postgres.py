@@ -21,10 +21,10 @@ import psycopg
 import pytest
 
 from controller.journal import Journal, StepClock, open_journal
-from controller.replay import replay_journal
+from controller.replay.journal import replay_journal
 from controller.round import FakeShuffler, Phase, PokerRound, TileRound
 from controller.round.recovery import RESTART_VOIDS, recover
-from controller.rules.events import from_json
+from controller.rules.records import from_json
 from controller.rules.seat import HandSet
 from tests.journal.helpers import PG_URL, pg_schema
 

@@ -10,12 +10,12 @@ import pytest
 
 from controller.errors import ConfigError
 from controller.journal import Journal, StepClock, open_journal
-from controller.profile import load_profile, parse_profile
-from controller.replay import replay_journal
+from controller.profiles.poker import load_profile, parse_profile
+from controller.profiles.tiles import load_tile_profile, parse_tile_profile
+from controller.replay.journal import replay_journal
 from controller.round import FakeDice, FakeShuffler, IllegalActError, Phase, PokerRound, TileRound
-from controller.rules.home_pot import PokerPotRanks, PotStatus, settle_pot
+from controller.rules.poker.home_pot import PokerPotRanks, PotStatus, settle_pot
 from controller.rules.seat import HandSet, SetBy
-from controller.tile_profile import load_tile_profile, parse_tile_profile
 
 from .helpers import DEALER, SUPERVISOR, SYSTEM, journal_at
 

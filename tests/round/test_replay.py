@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from controller.commands import replay as replay_command
 from controller.journal import open_journal
-from controller.replay import ReplayError, replay_journal
+from controller.replay.journal import ReplayError, replay_journal
 from controller.round import FakeShuffler
 from controller.round.recovery import recover
-from controller.rules.events import from_json
+from controller.rules.records import from_json
 
 from .helpers import (
     DEALER,

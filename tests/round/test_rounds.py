@@ -8,7 +8,7 @@ import pytest
 
 from controller.journal import Role
 from controller.round import Phase, PhaseError
-from controller.rules.events import from_json
+from controller.rules.records import from_json
 from controller.rules.seat import Bet, HandSet
 
 from .helpers import (

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from controller.journal import open_journal
-from controller.replay import replay_journal
+from controller.replay.journal import replay_journal
 from controller.round import IllegalActError, Phase, PhaseError, RoleError, TileRound
-from controller.rules.tile_cuts import Cut
+from controller.rules.tiles.cuts import Cut
 
 from .helpers import DEALER, SUPERVISOR, SYSTEM, journal_at, tiles, tiles_set_all
 

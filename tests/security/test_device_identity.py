@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.table import TableConfigError, TableDeviceError, open_table
+from controller.simulation.table import open_simulated_table
+from controller.table import TableConfigError, TableDeviceError
 from firmware_interfaces.errors import DeviceConfigError, DeviceRefused
 from firmware_interfaces.gpio import mock_factory
 from firmware_interfaces.identity import Expected
@@ -140,7 +141,7 @@ def test_a_table_refuses_the_copier_at_start_up_in_one_line(
     path.write_text(PANEL + f'[shaker]\nurl = "{copier}"\nallow_seeded = true\n'
                             f'key_file = "{_key_file(tmp_path, key)}"\n')
     with pytest.raises(TableDeviceError) as refused:
-        open_table(path, "tiles", pin_factory=mock_factory(), timing=TIMING)
+        open_simulated_table(path, "tiles", pin_factory=mock_factory(), timing=TIMING)
     assert "\n" not in str(refused.value) and "[shaker]" in str(refused.value)
 
 
@@ -191,7 +192,7 @@ def test_a_key_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_sim_table_needs_no_setup_and_its_simulators_answer_the_challenge() -> None:
-    with open_table(SIM_TABLE, "tiles", seed=3, timing=TIMING) as devices:
+    with open_simulated_table(SIM_TABLE, "tiles", seed=3, timing=TIMING) as devices:
         assert devices.dice.driver.hello.mac is not None  # a throwaway key, made by the host
         assert devices.dice.roll().faces is not None
 
@@ -200,4 +201,4 @@ def test_the_table_error_is_a_table_config_error_for_a_bad_key(tmp_path: Path) -
     path = tmp_path / "table.toml"
     path.write_text(PANEL + '[shaker]\nurl = "sim://shaker"\nkey_file = "missing.key"\n')
     with pytest.raises(TableConfigError, match=r"missing\.key"):
-        open_table(path, "tiles")
+        open_simulated_table(path, "tiles")

@@ -26,7 +26,7 @@ from fastapi import FastAPI
 from controller.display import Table, create_app
 from controller.display.table import EventLimits
 from controller.journal import StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import FakeDice, FakeShuffler, PokerRound
 from tests.display.conftest import DEALER, SETTINGS, free_port, play_round, serve
 

@@ -18,8 +18,8 @@ import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
-from controller.live.visibility import Sight, event_for
 from controller.journal import open_journal
+from controller.live.visibility import Sight, event_for
 from tests.display.conftest import DEALER, SUPERVISOR, make_app, play_round, serve
 
 BETS = ((2, 2500), (4, 5000))

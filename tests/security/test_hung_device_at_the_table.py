@@ -23,10 +23,11 @@ import uvicorn
 
 from controller.display import DisplaySettings, Table, create_app
 from controller.journal import open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import Phase, PokerRound, Who
 from controller.simulation.players import Habits, PokerSetter, SimDealer, SimPlayers
-from controller.table import TableDevices, open_table
+from controller.simulation.table import open_simulated_table
+from controller.table import TableDevices
 from controller.table.runner import RunnerSettings, TableRunner
 from tests.table.conftest import SIM_TABLE, TIMING, _assets
 
@@ -40,7 +41,7 @@ PROMPT = 5.0
 def devices() -> Iterator[TableDevices]:
     if not _assets():
         pytest.skip("card artwork missing and scripts/test_assets.sh failed (no network?)")
-    opened = open_table(SIM_TABLE, "poker", seed=8, timing=TIMING)
+    opened = open_simulated_table(SIM_TABLE, "poker", seed=8, timing=TIMING)
     try:
         yield opened
     finally:

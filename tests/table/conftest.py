@@ -15,8 +15,9 @@ from typing import Any
 import cv2
 import pytest
 
-from controller.locations import assets_dir
-from controller.table import TableDevices, open_table
+from controller.config.locations import assets_dir
+from controller.simulation.table import open_simulated_table
+from controller.table import TableDevices
 from firmware_interfaces.link_config import Timing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,7 @@ def table() -> Iterator[OpenTable]:
         if game == "poker" and not _assets():
             pytest.skip("card artwork missing and scripts/test_assets.sh failed (no network?)")
         options.setdefault("timing", TIMING)
-        devices = open_table(options.pop("path", SIM_TABLE), game, **options)
+        devices = open_simulated_table(options.pop("path", SIM_TABLE), game, **options)
         opened.append(devices)
         return devices
 

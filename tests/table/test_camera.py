@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import full_deck
-from controller.rules.setting import Setting
-from controller.rules.tile_setting import TileSetting
-from controller.rules.tiles import full_set
+from controller.rules.poker.cards import full_deck
+from controller.rules.poker.setting import Setting
+from controller.rules.tiles.dominoes import full_set
+from controller.rules.tiles.setting import TileSetting
 from controller.simulation.camera import VisionCameraPort
 
 from .conftest import _assets

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from controller.journal import Journal, Role, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
 from controller.round import DeviceLostError, FaultActiveError, Phase, PokerRound, Who
-from controller.rules.tile_setting import TileSetting
+from controller.rules.tiles.setting import TileSetting
 from controller.simulation.camera import CameraLook
 from controller.table import TableDevices
 from controller.table.device_calls import silence_for

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.journal import Journal, Randomness, Record, StepClock, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
+from controller.profiles.tiles import load_tile_profile
 from controller.round import Phase, PokerRound, TileRound, Who
-from controller.rules.setting import Setting
-from controller.rules.tile_setting import TileSetting
-from controller.tile_profile import load_tile_profile
+from controller.rules.poker.setting import Setting
+from controller.rules.tiles.setting import TileSetting
 
 from .conftest import OpenTable
 

@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 
 from controller.display.table import Table
 from controller.journal import Journal, Record, open_journal
-from controller.profile import load_profile
+from controller.profiles.poker import load_profile
+from controller.profiles.tiles import load_tile_profile
 from controller.round import Phase, PokerRound, TileRound, Who
-from controller.rules.cards import full_deck
+from controller.rules.poker.cards import full_deck
+from controller.rules.poker.setting import Setting, check_legal
 from controller.rules.seat import TableLimits
-from controller.rules.setting import Setting, check_legal
-from controller.rules.tile_setting import TileSetting, check_tile_legal
-from controller.rules.tiles import full_set
+from controller.rules.tiles.dominoes import full_set
+from controller.rules.tiles.setting import TileSetting, check_tile_legal
 from controller.simulation.players import (
     Choice,
     Decision,
@@ -36,7 +37,6 @@ from controller.simulation.players import (
 from controller.table import TableDevices
 from controller.table.results import RunSummary
 from controller.table.runner import RunnerError, RunnerSettings, TableRunner
-from controller.tile_profile import load_tile_profile
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, PanelButton
 
 from .conftest import OpenTable

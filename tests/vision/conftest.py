@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from controller.locations import assets_dir
+from controller.config.locations import assets_dir
 from vision.cards import Deck, load_faces
 from vision.cards.cache import cached_deck
 

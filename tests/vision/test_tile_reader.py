@@ -1,7 +1,6 @@
 """Pai Gow tiles: rendering, reading rendered scenes against ground truth, the set check.
 
-(Named ``test_tile_reader`` because ``tests/test_tiles.py`` already exists: test files share
-one namespace.)  The full 1,000-scene measurement is ``bench/bench_vision_tiles_dice.py``.
+The full 1,000-scene measurement is ``bench/bench_vision_tiles_dice.py``.
 """
 
 from __future__ import annotations

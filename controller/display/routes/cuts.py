@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ...rules.tile_cuts import cut_catalog
+from ...rules.tiles.cuts import cut_catalog
 
 router = APIRouter(prefix="/api", tags=["cuts"])
 

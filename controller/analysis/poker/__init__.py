@@ -1,0 +1,1 @@
+"""Pai Gow Poker odds: house-way tables, exact distributions, simulation."""

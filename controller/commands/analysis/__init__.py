@@ -1,0 +1,1 @@
+"""The analysis commands: ``analyze poker``, ``ev poker``, ``analyze tiles``."""

@@ -1,0 +1,1 @@
+"""Where the product finds its files and reads them: shipped config, a casino's folder."""

@@ -1,0 +1,1 @@
+"""Table profiles, one per table type: the poker and tiles games and how a table plays."""

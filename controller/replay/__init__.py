@@ -1,0 +1,1 @@
+"""Replay: re-run what a table recorded through the same engine, without hardware."""

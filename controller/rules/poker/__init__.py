@@ -1,0 +1,1 @@
+"""Pai Gow Poker's rules: cards, hands, settings, house ways, settlement."""

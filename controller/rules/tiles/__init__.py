@@ -1,0 +1,1 @@
+"""Pai Gow tiles' rules: the dominoes, hands, settings, house ways, settlement."""
