@@ -130,7 +130,7 @@ def test_markers_calibrate_each_frame_to_the_true_view() -> None:
     truth = camera_mount(lay, 5, PLAIN)
     for _, shape in lay.regions:
         felt = shape.polygon()
-        assert np.abs(calibration.to_felt(truth.to_image(felt)) - felt).max() < 3.0
+        assert np.abs(calibration.to_felt(truth.to_image(felt)) - felt).max() < 1.0  # mm
 
 
 def test_a_round_as_a_recording(tmp_path: Path) -> None:

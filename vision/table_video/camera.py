@@ -74,7 +74,8 @@ class TableCamera:
         dst += rng.uniform(-self.jitter, self.jitter, (4, 2)) * (fw, fh)
         felt_to_image = cv2.getPerspectiveTransform(src.astype(np.float32),
                                                     dst.astype(np.float32)).astype(np.float64)
-        ppm = FINER * scale
+        # A whole number of pixels of margin: the printed sheet's pixels land on the canvas's.
+        ppm = round(FINER * scale * MARGIN) / MARGIN
         ones = np.ones((fh, fw, 3), np.float32)
         gain = uneven_light(ones, self.light, self.tint, rng)
         shine = glare(np.zeros((fh, fw, 3), np.float32), self.glare[0], self.glare[1], rng)

@@ -49,7 +49,8 @@ FLAT = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise
               tint=0.0)
 # A hand is spread along its box a little tighter than hands.Spread's default, so five
 # poker cards fit a 190 mm high box: 63.5 mm + 4 steps of at most 0.33 card widths.
-SPREAD = Spread(width=(1.0, 1.0), step=(0.27, 0.33), angle=0.0, card_jitter=(2.0, 0.8))
+SPREAD_STEP = (0.27, 0.33)
+CARD_JITTER = (2.0, 0.8)  # each card's turn (degrees) and shift (mm) off its place in a spread
 
 
 @dataclass(frozen=True)
@@ -113,8 +114,7 @@ def _paste_markers(work: NDArray[np.float32], layout: Layout, markers: Markers,
     """The markers and their white quiet zones from the sheet, moved onto the canvas."""
     ppm = mount.px_per_mm
     sheet = sheet_image(layout, ppm).astype(np.float32) * (PAPER / 255)
-    w, h = layout.felt
-    off = round(MARGIN * ppm)  # the sheet's pixels sit MARGIN mm in on the canvas
+    off = round(MARGIN * ppm)  # the sheet's pixels sit MARGIN mm (whole pixels) in on the canvas
     paper = np.zeros(work.shape[:2], np.uint8)
     for drawing in marker_drawings(markers):
         quiet = np.round(mount.to_canvas(drawing.quiet) * 16).astype(np.int32)
@@ -123,7 +123,6 @@ def _paste_markers(work: NDArray[np.float32], layout: Layout, markers: Markers,
     mask = (paper[off:off + sheet.shape[0], off:off + sheet.shape[1]].astype(np.float32)
             / 255)[..., None]
     region[:] = region * (1 - mask) + sheet[:region.shape[0], :region.shape[1]] * mask
-    del w, h
 
 
 def compose(state: TableState, layout: Layout, mount: Mount, felt: Image, looks: Looks,
@@ -169,8 +168,8 @@ def _cards(scene: Scene, content: Hand | Packet, x: float, y: float, angle: floa
                         "back")
         return
     cards = [(code, looks.faces[code]) for code in content.codes]
-    spread = Spread(width=(width, width), step=SPREAD.step, angle=0.0,
-                    card_jitter=(SPREAD.card_jitter[0], SPREAD.card_jitter[1] * ppm), flip=0.0)
+    spread = Spread(width=(width, width), step=SPREAD_STEP, angle=0.0,
+                    card_jitter=(CARD_JITTER[0], CARD_JITTER[1] * ppm), flip=0.0)
     place_spread(scene, cards, x, y, angle, width, spread, rng)
 
 
