@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .commands import audit as audit_commands
+from .commands import camera as camera_commands
 from .commands import devices as device_commands
 from .commands import display as display_commands
 from .commands import journal as journal_commands
@@ -155,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay_commands.add_parsers(sub)
     display_commands.add_parsers(sub)
     vision_commands.add_parsers(sub)
+    camera_commands.add_parsers(sub)
     poker_analysis_commands.add_parsers(sub)
     table_commands.add_parsers(sub)
     staff_commands.add_parsers(sub)

@@ -31,6 +31,7 @@ from firmware_interfaces.table_config import SerialDevice, TableHardware, parse_
 from ..config.files import FileReadError, read_text
 from ..round.errors import PortError
 from .camera import LayoutCamera
+from .camera_config import hardware_text
 from .dice_port import SerialDicePort
 from .errors import TableConfigError, TableDeviceError
 from .processes import FaultValue, SimProcess
@@ -76,11 +77,14 @@ class TableDevices:
 
 
 def read_hardware(table: str | Path | TableHardware) -> TableHardware:
-    """The table's hardware, validated; ``TableConfigError`` names the file and key."""
+    """The table's hardware, validated; ``TableConfigError`` names the file and key.  The
+    firmware side reads the hardware sections only: the ``[camera]`` section is the camera's
+    (``camera_config``), checked when the camera is made."""
     if isinstance(table, TableHardware):
         return table
     try:
-        return parse_table(read_text(table, "table file"), str(table))
+        text = read_text(table, "table file")
+        return parse_table(hardware_text(text, str(table)), str(table))
     except (FileReadError, DeviceConfigError) as err:
         raise TableConfigError(str(err)) from err
 

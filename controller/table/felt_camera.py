@@ -1,0 +1,365 @@
+"""The felt camera: the product's ``LayoutCamera``, reading a real table through OpenCV.
+
+``FeltCamera.from_table(table_file, game, frames_dir)`` opens the ``[camera]`` source of a
+table file (``camera_config``), applies the markers' saved calibration to its layout, and for
+``read(position)`` takes frames until the felt lies still (``vision.still.StillScene``),
+checks that the camera has not moved (``vision.markers.check_still_calibrated``), reads the
+position's low and high boxes (the dealer, position 1: ``dealer.low``/``dealer.high``; seat
+``P``: ``seatP.low``/``seatP.high``) with the game's reader, and answers ``LOW / HIGH`` only
+when each box holds its count of pieces, every one read (2 and 5 cards, 2 and 2 tiles);
+anything else is None and the engine asks the dealer.
+
+A camera that moved, or whose source fails or ends, raises ``DeviceLostError`` (the engine
+journals a ``device_lost`` fault): a moved camera's ``CameraMovedError`` says to calibrate
+again, and every read refuses until the calibration file has been written anew.  Every read
+keeps its still frame as a JPEG in ``frames_dir`` (beside the journal); ``last_frame`` gives
+its path and SHA-256 for the record.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.camera_calibration import MarkerCalibration
+from vision.errors import CameraMoved, SourceError, VisionError
+from vision.items import Item
+from vision.layout import Layout
+from vision.markers import check_still_calibrated
+from vision.sources import CameraSource, Frame, Source, open_source
+from vision.still import MOVING_SHARE, Still, StillScene, changed_share, signature
+from vision.tiles import read_tiles
+
+from ..round.errors import DeviceLostError
+from ..rules.errors import RulesError
+from .camera import GAMES, CameraRead, Image, Reader, card_reader, split_setting
+from .camera_config import CameraConfig, read_camera_config
+from .errors import (
+    AssetsMissingError,
+    CameraInputError,
+    TableConfigError,
+    TableDeviceError,
+    TableError,
+)
+
+log = logging.getLogger(__name__)
+
+DEALER = 1  # the dealer's position (controller.rules.poker.dealing.HOUSE)
+JPEG_QUALITY = 92
+
+
+class CameraMovedError(TableError, DeviceLostError):
+    """The camera no longer sees the felt as calibrated: nothing it reads can be placed until
+    it is calibrated again (``paigow camera calibrate``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptFrame:
+    """A read's still frame as kept: the JPEG's path and SHA-256 (hex), the position read,
+    and the source's frame number."""
+
+    path: Path
+    sha256: str
+    position: int
+    frame: int
+
+
+class FeltCamera:
+    """A ``LayoutCamera`` on a real felt: a frame source, a calibrated layout, a reader."""
+
+    def __init__(self, config: CameraConfig, game: str, frames_dir: str | Path, *,
+                 name: str = "camera-1", reader: Reader | None = None,
+                 source: Source | None = None) -> None:
+        if game not in GAMES:
+            raise TableConfigError(f"camera: game {game!r} is not one of {sorted(GAMES)}")
+        self.config = config
+        self.game = game
+        self._name = name
+        where = f"{config.table}: [camera]"
+        try:
+            self.layout = Layout.load(config.layout)
+        except VisionError as err:
+            raise TableConfigError(f"{where} layout: {err}") from err
+        self.calibration = self._load_calibration()
+        self.frames_dir = Path(frames_dir)
+        try:
+            self.frames_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise TableConfigError(f"camera frames folder {str(self.frames_dir)!r}: "
+                                   f"{err.strerror or err}") from err
+        self._read = reader or self._game_reader()
+        self.source = source or open_camera_source(config)
+        self._times = _recorded_times(config.source)
+        self._still = StillScene(hold=config.still_seconds)
+        self.placed: dict[int, str] = {}
+        self.history: list[CameraRead] = []
+        self.last_frame: KeptFrame | None = None
+        self._moved: str | None = None
+        self._items: tuple[NDArray[np.int16], list[Item]] | None = None
+
+    @classmethod
+    def from_table(cls, table: str | Path, game: str, frames_dir: str | Path, *,
+                   name: str = "camera-1") -> FeltCamera:
+        """The camera a table file's ``[camera]`` section describes (``open_table``'s
+        ``camera`` factory: ``lambda: FeltCamera.from_table(path, game, frames_dir)``)."""
+        return cls(read_camera_config(table), game, frames_dir, name=name)
+
+    @property
+    def name(self) -> str:
+        """The camera's name in the journal."""
+        return self._name
+
+    @property
+    def read_times(self) -> list[float]:
+        """Seconds each read took from the still frame to the setting, oldest first."""
+        return [r.seconds for r in self.history]
+
+    def place(self, position: int, setting: str) -> None:
+        """What ``position`` has physically set, as the table was told (kept beside what the
+        camera reads; the camera reads the felt, not this)."""
+        self._check_position(position)
+        try:
+            split_setting(self.game, setting)
+        except (RulesError, TypeError, AttributeError) as err:
+            raise CameraInputError(f"position {position}: setting {setting!r}: {err}") from err
+        self.placed[position] = setting
+
+    def clear(self) -> None:
+        """Forget every position (a new round)."""
+        self.placed.clear()
+
+    def close(self) -> None:
+        """Release the source."""
+        self.source.close()
+
+    def read(self, position: int) -> str | None:
+        """The position's setting on the felt (``LOW / HIGH``), or None when unsure."""
+        self._check_position(position)
+        self._check_recalibrated()
+        still = self._wait_still()
+        if still is None:
+            log.info("camera %s: the felt did not lie still within %g s; position %d unread",
+                     self.name, self.config.wait_seconds, position)
+            self.history.append(CameraRead(position, self.placed.get(position), None, 0.0, 0))
+            return None
+        self.last_frame = self._keep(still, position)
+        try:
+            check_still_calibrated(still.image, self.calibration)
+        except CameraMoved as err:
+            self._moved = str(err)
+            raise self._moved_error() from err
+        start = time.perf_counter()
+        text, unknown = self.read_image(still.image, position)
+        seconds = time.perf_counter() - start
+        self.history.append(CameraRead(position, self.placed.get(position), text, seconds,
+                                       unknown))
+        return text
+
+    def read_image(self, image: Image, position: int) -> tuple[str | None, int]:
+        """The setting read at ``position`` in a frame (or None), and how many pieces in its
+        boxes were unknown."""
+        low, high = box_names(position)
+        boxes: dict[str, list[Item]] = {low: [], high: []}
+        for item in self.items_of(image):
+            if item.region in boxes:
+                boxes[item.region].append(item)
+        unknown = sum(1 for b in boxes.values() for i in b if i.code is None)
+        want = GAMES[self.game][1]
+        if unknown or (len(boxes[low]), len(boxes[high])) != want:
+            return None, unknown
+        text = " / ".join(" ".join(str(i.code) for i in sorted(boxes[b], key=_along))
+                          for b in (low, high))
+        try:
+            split_setting(self.game, text)
+        except RulesError:
+            return None, unknown  # one piece read twice, say: unsure, the dealer is asked
+        return text, unknown
+
+    def items_of(self, image: Image) -> list[Item]:
+        """Every piece in a frame, placed in the layout's regions.  The whole frame is read
+        (the tile reader needs the felt round a hand to part touching tiles) and kept while
+        the felt stays as it was, so the positions read after one exposure share one read."""
+        sig = signature(image)
+        if self._items is not None and changed_share(self._items[0], sig) <= MOVING_SHARE:
+            return self._items[1]
+        items = self.seen.assign(self._read(image))
+        self._items = (sig, items)
+        return items
+
+    # --- inside ----------------------------------------------------------------------------
+
+    @property
+    def seen(self) -> Layout:
+        """The layout as this camera sees it (its calibration applied)."""
+        return self._seen
+
+    def _load_calibration(self) -> MarkerCalibration:
+        path = self.config.calibration
+        try:
+            calibration = MarkerCalibration.load(path)
+            self._seen = calibration.apply(self.layout)
+        except VisionError as err:
+            raise TableConfigError(f"{self.config.table}: [camera] calibration: {err}; "
+                                   f"calibrate with: {calibrate_hint(self.config)}") from err
+        self._calibrated_at = _mtime(path)
+        return calibration
+
+    def _check_recalibrated(self) -> None:
+        """After a move, reads stay refused until the calibration file is written anew."""
+        if self._moved is None:
+            return
+        if _mtime(self.config.calibration) == self._calibrated_at:
+            raise self._moved_error()
+        try:
+            self.calibration = self._load_calibration()
+        except TableConfigError as err:
+            raise CameraMovedError(f"camera {self.name}: {err}") from err
+        self._moved = None
+        self._items = None
+        self._still.reset()
+
+    def _moved_error(self) -> CameraMovedError:
+        return CameraMovedError(f"camera {self.name}: {self._moved}; calibrate it again: "
+                                f"{calibrate_hint(self.config)}")
+
+    def _game_reader(self) -> Reader:
+        if self.game == "tiles":
+            return read_tiles
+        deck = self.config.deck or "2color"
+        try:
+            if isinstance(deck, Path):
+                return faces_reader(deck)
+            return card_reader(deck)[1]
+        except (AssetsMissingError, VisionError) as err:
+            raise TableConfigError(f"{self.config.table}: [camera] deck {str(deck)!r}: "
+                                   f"{err}") from err
+
+    def _wait_still(self) -> Still | None:
+        """Frames until the felt lies still (a fresh still run: the felt may have changed
+        since the last read), or None after ``wait_seconds`` of frames."""
+        self._still.reset()
+        began: float | None = None
+        while True:
+            frame = self._grab()
+            t = self._time(frame)
+            began = t if began is None else began
+            found = self._still.feed(frame.image, t)
+            if found is not None:
+                return found
+            if t - began > self.config.wait_seconds:
+                return None
+
+    def _grab(self) -> Frame:
+        try:
+            frame = self.source.read()
+        except VisionError as err:
+            raise DeviceLostError(f"camera {self.name}: {err}") from err
+        if frame is None:
+            raise DeviceLostError(f"camera {self.name}: its source "
+                                  f"{self.config.source!r} has no more frames")
+        return frame
+
+    def _time(self, frame: Frame) -> float:
+        if frame.taken is not None:
+            return frame.taken
+        if frame.index < len(self._times):
+            return self._times[frame.index]
+        return frame.index / self.config.fps
+
+    def _keep(self, still: Still, position: int) -> KeptFrame:
+        ok, jpeg = cv2.imencode(".jpg", still.last_frame,
+                                [int(cv2.IMWRITE_JPEG_QUALITY), JPEG_QUALITY])
+        if not ok:
+            raise DeviceLostError(f"camera {self.name}: a frame could not be encoded")
+        data = jpeg.tobytes()
+        digest = hashlib.sha256(data).hexdigest()
+        path = self.frames_dir / f"{time.strftime('%Y%m%dT%H%M%S')}-{len(self.history):05d}-" \
+                                 f"p{position}-{digest[:12]}.jpg"
+        try:
+            path.write_bytes(data)
+        except OSError as err:
+            raise DeviceLostError(f"camera {self.name}: cannot keep its frame at "
+                                  f"{str(path)!r}: {err.strerror or err}") from err
+        return KeptFrame(path, digest, position, still.last)
+
+    def _check_position(self, position: int) -> None:
+        count = GAMES[self.game][0]
+        if isinstance(position, bool) or not isinstance(position, int) \
+                or not 1 <= position <= count:
+            raise CameraInputError(f"position {position!r} is not one of 1..{count}")
+
+
+def box_names(position: int) -> tuple[str, str]:
+    """The layout regions of a position's low and high hands."""
+    who = "dealer" if position == DEALER else f"seat{position}"
+    return f"{who}.low", f"{who}.high"
+
+
+def open_camera_source(config: CameraConfig) -> Source:
+    """The ``[camera]`` source, opened and giving frames of the size asked (a camera is asked
+    for it); ``TableDeviceError`` names a source that cannot be opened."""
+    where = f"{config.table}: [camera] source {config.source!r}"
+    try:
+        source = open_source(config.source)
+        if isinstance(source, CameraSource) and config.size is not None:
+            capture = cv2.VideoCapture(source.device)
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, config.size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, config.size[1])
+            if not capture.isOpened():
+                raise SourceError(f"cannot open camera {source.device!r}")
+            source._capture = capture  # the source reads from the capture set up here
+    except VisionError as err:
+        raise TableDeviceError(f"{where} cannot be opened: {err}") from err
+    return source
+
+
+def faces_reader(folder: Path) -> Reader:
+    """A card reader of the deck drawn in ``folder`` (53 face images), calibrated once and kept
+    in the assets' ``decks`` folder by the folder's name."""
+    from vision.cards import CardReader, load_faces
+    from vision.cards.cache import cached_deck
+
+    from ..config.locations import assets_dir
+
+    faces = load_faces(folder)
+    return CardReader(cached_deck(folder.name, faces, assets_dir() / "decks")).read
+
+
+def calibrate_hint(config: CameraConfig) -> str:
+    """The command that calibrates this table's camera."""
+    return f"paigow camera calibrate --table {config.table}"
+
+
+def _recorded_times(source: str) -> list[float]:
+    """A recording's frame times, in seconds (``times.csv`` beside its ``frames/`` folder:
+    ``docs/recordings.md``, "Camera frames"), else none (then ``fps`` times the frames)."""
+    path = Path(source).parent / "times.csv"
+    if not (Path(source).is_dir() and path.is_file()):
+        return []
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            return [float(row["t"]) for row in csv.DictReader(f)]
+    except (OSError, ValueError, KeyError) as err:
+        raise TableConfigError(f"camera recording times {str(path)!r}: {err}") from err
+
+
+def _along(item: Item) -> tuple[float, float]:
+    return item.center
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+__all__ = ["CameraMovedError", "FeltCamera", "KeptFrame", "box_names", "open_camera_source"]
