@@ -281,8 +281,8 @@ class FeltCamera:
             raise DeviceLostError(f"camera {self.name}: a frame could not be encoded")
         data = jpeg.tobytes()
         digest = hashlib.sha256(data).hexdigest()
-        path = self.frames_dir / f"{time.strftime('%Y%m%dT%H%M%S')}-{len(self.history):05d}-" \
-                                 f"p{position}-{digest[:12]}.jpg"
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        path = self.frames_dir / f"{stamp}-{len(self.history):05d}-p{position}-{digest[:12]}.jpg"
         try:
             path.write_bytes(data)
         except OSError as err:

@@ -154,17 +154,23 @@ def plain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return tables[0], tables[1]
 
 
+def moved_table(plain: tuple[Path, Path], folder: Path) -> Path:
+    """A table file reading the second table's frames with the first's calibration (copied
+    into ``folder``): as if the camera had moved since it was calibrated."""
+    here, moved = plain
+    text = moved.read_text(encoding="utf-8").replace(
+        'calibration = "calibration/camera.json"', f'calibration = "{folder / "camera.json"}"')
+    (folder / "camera.json").write_bytes((here.parent / "calibration" / "camera.json")
+                                         .read_bytes())
+    table = folder / "moved.toml"
+    table.write_text(text.replace('"camera/frames"', f'"{moved.parent / "camera/frames"}"'),
+                     encoding="utf-8")
+    return table
+
+
 def test_a_moved_camera_is_a_fault_until_calibrated_again(plain: tuple[Path, Path],
                                                           tmp_path: Path) -> None:
-    here, moved = plain
-    # The other table's frames, read with this table's calibration: as if the camera moved.
-    text = moved.read_text(encoding="utf-8").replace(
-        'calibration = "calibration/camera.json"',
-        f'calibration = "{tmp_path / "camera.json"}"')
-    (tmp_path / "camera.json").write_bytes((here.parent / "calibration" / "camera.json")
-                                           .read_bytes())
-    table = moved.parent / "moved.toml"
-    table.write_text(text, encoding="utf-8")
+    table = moved_table(plain, tmp_path)
     camera = FeltCamera.from_table(table, "tiles", tmp_path / "frames")
     with pytest.raises(DeviceLostError, match=r"moved .*calibrate it again: paigow camera "
                                               r"calibrate --table"):
@@ -178,6 +184,30 @@ def test_a_moved_camera_is_a_fault_until_calibrated_again(plain: tuple[Path, Pat
     assert calibrate(table).returncode == 0
     camera.read(2)  # read again: a setting or, at 720p, perhaps None; no fault
     assert camera.history[-1].position == 2
+
+
+def test_the_engine_journals_a_moved_camera_as_a_fault(plain: tuple[Path, Path],
+                                                       tmp_path: Path) -> None:
+    from controller.journal import StepClock, open_journal
+    from controller.profiles.tiles import load_tile_profile
+    from controller.round import FakeDice, TileRound, Who
+
+    camera = FeltCamera.from_table(moved_table(plain, tmp_path), "tiles", tmp_path / "frames")
+    journal = open_journal(tmp_path / "t.db", clock=StepClock())
+    engine = TileRound(journal, load_tile_profile(), FakeDice(1), camera)
+    dealer = Who.dealer()
+    engine.open_round(dealer)
+    engine.take_bet(dealer, 2, 2500)
+    engine.close_bets(dealer)
+    engine.build_woodpile(dealer)
+    engine.roll(Who.system())
+    engine.set_hand(dealer, 2, hand="6-6 4-5 1-2 3-3")
+    engine.expose_dealer(dealer, hand="2-2 5-6 1-3 4-4")
+    with pytest.raises(CameraMovedError):
+        engine.read_camera(Who.system(), 2)
+    faults = [f.payload() for f in journal.active_faults()]
+    assert [(f["code"], f["device"]) for f in faults] == [("device_lost", "camera-1")]
+    assert "calibrate it again" in faults[0]["text"] and faults[0]["position"] == 2
 
 
 def test_a_source_that_ends_is_a_lost_camera(plain: tuple[Path, Path], tmp_path: Path) -> None:
