@@ -141,7 +141,8 @@ class FeltCamera:
         self.source.close()
 
     def read(self, position: int) -> str | None:
-        """The position's setting on the felt (``LOW / HIGH``), or None when unsure."""
+        """The position's setting on the felt (``LOW / HIGH``), or None when unsure; the
+        time from the still frame to the setting goes into ``history``."""
         self._check_position(position)
         self._check_recalibrated()
         still = self._wait_still()
@@ -151,11 +152,6 @@ class FeltCamera:
             self.history.append(CameraRead(position, self.placed.get(position), None, 0.0, 0))
             return None
         self.last_frame = self._keep(still, position)
-        try:
-            check_still_calibrated(still.image, self.calibration)
-        except CameraMoved as err:
-            self._moved = str(err)
-            raise self._moved_error() from err
         start = time.perf_counter()
         text, unknown = self.read_image(still.image, position)
         seconds = time.perf_counter() - start
@@ -184,12 +180,19 @@ class FeltCamera:
         return text, unknown
 
     def items_of(self, image: Image) -> list[Item]:
-        """Every piece in a frame, placed in the layout's regions.  The whole frame is read
-        (the tile reader needs the felt round a hand to part touching tiles) and kept while
-        the felt stays as it was, so the positions read after one exposure share one read."""
+        """Every piece in a frame, placed in the layout's regions, once the markers show the
+        camera has not moved (else ``CameraMovedError``).  The whole frame is read (the tile
+        reader needs the felt round a hand to part touching tiles) and kept while the felt
+        stays as it was, so the positions read after one exposure share one read; a moved
+        camera changes the whole frame, so it is never mistaken for the same felt."""
         sig = signature(image)
         if self._items is not None and changed_share(self._items[0], sig) <= MOVING_SHARE:
             return self._items[1]
+        try:
+            check_still_calibrated(image, self.calibration)
+        except CameraMoved as err:
+            self._moved = str(err)
+            raise self._moved_error() from err
         items = self.seen.assign(self._read(image))
         self._items = (sig, items)
         return items

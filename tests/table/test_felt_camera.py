@@ -277,3 +277,12 @@ def test_positions_outside_the_table_are_refused(plain: tuple[Path, Path],
     assert camera.source.history == []
     assert box_names(1) == ("dealer.low", "dealer.high")
     assert box_names(8) == ("seat8.low", "seat8.high")
+
+
+def test_a_camera_table_written_inline_is_refused_by_name(tmp_path: Path) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text('camera = { source = "0" }\n' + SIM_TABLE.read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    with pytest.raises(TableConfigError, match=r"table.toml: write the camera's settings as "
+                                               r"one \[camera\] table"):
+        read_hardware(table)
