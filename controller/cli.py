@@ -9,6 +9,7 @@ from typing import NoReturn
 
 from .commands import audit as audit_commands
 from .commands import camera as camera_commands
+from .commands import demo as demo_commands
 from .commands import devices as device_commands
 from .commands import display as display_commands
 from .commands import journal as journal_commands
@@ -158,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     vision_commands.add_parsers(sub)
     camera_commands.add_parsers(sub)
     poker_analysis_commands.add_parsers(sub)
+    demo_commands.add_parsers(sub)
     table_commands.add_parsers(sub)
     staff_commands.add_parsers(sub)
     return parser

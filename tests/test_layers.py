@@ -7,6 +7,8 @@ them; neither knows the other: devices know bytes and pins, the camera knows ima
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,13 +48,10 @@ def test_a_layer_does_not_import_upwards_or_sideways(package: str) -> None:
 
 
 SIMULATION = "controller.simulation"
-REAL_PATH = ("controller/cli.py", "controller/commands/table.py", "controller/table/*.py")
-"""What ``paigow run`` imports: the command's module, the table package (loop, devices, ports)."""
-SIMULATION_ALLOWED = {("controller/commands/table.py", "_play"),
-                      ("controller/commands/table.py", "_rules")}
-"""Where the real path may import the simulation, inside these functions only: they build the
-demo's and run's table with the simulated players and dealer and the camera that renders what
-it is told (until run has people at the display and a camera on the felt)."""
+REAL_PATH = ("controller/cli.py", "controller/commands/table.py", "controller/table/*.py",
+             "controller/live/*.py", "controller/display/**/*.py")
+"""What ``paigow run`` runs: the command's modules, the table package (live loop, devices,
+ports), the live table and the display."""
 
 
 def _resolved(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
@@ -87,7 +86,7 @@ def _under(name: str, package: str) -> bool:
 
 
 def test_the_resolver_sees_relative_imports() -> None:
-    mod = ROOT / "controller" / "table" / "runner.py"
+    mod = ROOT / "controller" / "simulation" / "runner.py"
     names = [n for _, n in module_imports(mod)]
     assert "controller.table.people" in names and "controller.live" in names
     assert _resolved(ast.parse("from .. import simulation").body[0],  # type: ignore[arg-type]
@@ -96,15 +95,28 @@ def test_the_resolver_sees_relative_imports() -> None:
 
 def test_the_real_path_does_not_import_the_simulation() -> None:
     files = sorted({p for pattern in REAL_PATH for p in ROOT.glob(pattern)})
-    assert ROOT / "controller/table/runner.py" in files
+    assert ROOT / "controller/table/live.py" in files
     assert ROOT / "controller/table/devices.py" in files
     bad = [(str(p.relative_to(ROOT)), where, name) for p in files
-           for where, name in module_imports(p) if _under(name, SIMULATION)
-           and (str(p.relative_to(ROOT)), where) not in SIMULATION_ALLOWED]
+           for where, name in module_imports(p) if _under(name, SIMULATION)]
     assert bad == []
-    allowed = {(str(p.relative_to(ROOT)), where) for p in files
-               for where, name in module_imports(p) if _under(name, SIMULATION)}
-    assert allowed == SIMULATION_ALLOWED  # the exception is used where it says, nowhere else
+
+
+def test_the_demo_command_imports_the_simulation_only_when_it_runs() -> None:
+    """``commands/demo.py`` is registered by ``cli`` with the other commands; its imports of the
+    simulation are inside its functions, so no other command loads it."""
+    path = ROOT / "controller" / "commands" / "demo.py"
+    where = {where for where, name in module_imports(path) if _under(name, SIMULATION)}
+    assert where and None not in where
+
+
+def test_loading_the_run_command_loads_no_simulation() -> None:
+    code = ("import sys, controller.cli, controller.commands.table, controller.commands.demo, "
+            "controller.table.live, controller.display.app; "
+            "print(sorted(m for m in sys.modules if m.startswith('controller.simulation')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_only_the_simulation_imports_the_renderer() -> None:

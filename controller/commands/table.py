@@ -1,10 +1,12 @@
-"""``paigow demo`` and ``paigow run``: the whole table, playing rounds with the display on.
+"""``paigow run`` and ``paigow demo``: the whole table, with the dealer display on.
 
-``demo`` plays on the simulated table (``config/tables/sim-table.toml``: simulators as their own
-processes over pseudo-terminals, gpiozero mock pins, a camera reading rendered frames); ``run
---table FILE`` on the devices that file names.  Both journal to SQLite (or PostgreSQL), serve
-the dealer display in the same process unless ``--no-display``, play until ``--rounds`` are
-done or Ctrl-C, and end with a summary.  ``add_parsers(subparsers)`` registers both.
+``run --table FILE`` is the physical table: the devices that file names, the staff of its
+staff file, and the live loop (``controller.table.live``): the dealer and the supervisor play
+from the panel and the display, the loop deals and reads.  ``demo`` plays the simulated table
+(``config/tables/sim-table.toml``) with the simulation's players, dealer and camera; its setup
+is in ``demo`` (this module imports no simulation).  Both journal to SQLite (or PostgreSQL),
+serve the display in the same process, play until ``--rounds`` are done or Ctrl-C, and end
+with a summary.  ``add_parsers(subparsers)`` registers both.
 """
 
 from __future__ import annotations
@@ -18,15 +20,16 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config.locations import config_file
 from ..errors import ControllerError
 from ..journal import Journal, Role
-from ..round import PokerRound, TileRound
+from ..round import PokerRound, TileRound, Who
 from ..round.oversight import OversightEngine
 from ..staff import Member, PinHash, Staff, load_staff
 from .common import UsageError, listening_socket, number_in, run_alone
@@ -35,8 +38,9 @@ from .serving import add_serving_options, served_hosts, tls
 from .startup import log_beside
 
 if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these commands only
-    from ..table.people import Setter
-    from ..table.runner import Devices, TableRunner
+    from ..live import Table as LiveTable
+    from ..table import TableDevices
+    from ..table.camera import LayoutCamera
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +50,6 @@ SIM_TABLE = ("tables", "sim-table.toml")
 STAFF_DIR = "staff"
 """The config subfolder where ``paigow run`` looks for a table's staff file (``NAME.toml``)."""
 
-DISPLAY_PACE = 0.4
-"""Seconds between acts when the display is on, so a viewer can follow the round."""
-
-
-RATE = number_in("rate", float, 0.0, 1.0)
 _PORT_HINT = "; pass --port or --no-display"
 
 
@@ -67,21 +66,17 @@ def _journal_path(args: argparse.Namespace) -> str:
     return str(folder / f"{args.command}-{args.game}-{stamp}.sqlite")
 
 
-def _rules(game: str, profile_name: str | None) -> tuple[Any, Setter]:
-    """The table profile (validated before any device starts) and its settings of hands."""
-    from ..simulation.players import PokerSetter, TileSetter
-
+def _profile(game: str, profile_name: str | None) -> Any:
+    """The table profile, validated before any device starts."""
     if game == "tiles":
         from ..profiles.tiles import load_tile_profile
-        tile_profile = load_tile_profile(profile_name) if profile_name else load_tile_profile()
-        return tile_profile, TileSetter(tile_profile)
+        return load_tile_profile(profile_name) if profile_name else load_tile_profile()
     from ..profiles.poker import load_profile
-    profile = load_profile(profile_name) if profile_name else load_profile()
-    return profile, PokerSetter(profile)
+    return load_profile(profile_name) if profile_name else load_profile()
 
 
 def _engine(journal: Journal, game: str, profile: Any,
-            devices: Devices) -> OversightEngine[Any]:
+            devices: TableDevices) -> OversightEngine[Any]:
     if game == "tiles":
         return TileRound(journal, profile, devices.dice, devices.camera)
     if devices.shuffler is None:
@@ -89,7 +84,7 @@ def _engine(journal: Journal, game: str, profile: Any,
     return PokerRound(journal, profile, devices.shuffler, devices.dice, devices.camera)
 
 
-def _randomness(devices: Devices, seed: int | None) -> str:
+def randomness_of(devices: TableDevices, seed: int | None) -> str:
     sources = {str(d.randomness) for d in (devices.shuffler, devices.dice)
                if d is not None and d.randomness is not None}
     if seed is None and sources <= {"secrets"}:
@@ -156,7 +151,7 @@ def _pin_factory(hardware: Any) -> Any:
 
 
 @contextlib.contextmanager
-def _stop_on_signals(runner: TableRunner) -> Iterator[None]:
+def _stop_on_signals(runner: Loop) -> Iterator[None]:
     """Ctrl-C or SIGTERM asks the runner to stop after the act under way; twice aborts."""
     def handle(signum: int, frame: FrameType | None) -> None:
         if runner.stopping:
@@ -199,37 +194,62 @@ def _staff(args: argparse.Namespace, table_name: str) -> Staff:
     return staff
 
 
-def _play(args: argparse.Namespace, table_file: str | Path) -> int:
+class Loop(Protocol):
+    """What plays the table once it is open: the simulation's runner (``demo``) or the live
+    loop (``run``)."""
+
+    @property
+    def stopping(self) -> bool:
+        """True once ``stop`` was called."""
+
+    def stop(self) -> None:
+        """End after the act under way (thread-safe, safe in a signal handler)."""
+
+    def run(self) -> Summary:
+        """Play until done or stopped."""
+
+
+class Summary(Protocol):
+    """How a session ended."""
+
+    halted: str | None
+
+    def text(self) -> str:
+        """The session in a few lines."""
+
+
+OnDuty = Callable[[Role], Who | None]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What differs between ``demo`` and ``run``: the staff, the camera, the loop."""
+
+    staff: Staff
+    camera: Callable[[], LayoutCamera | None]
+    loop: Callable[[LiveTable, TableDevices, OnDuty | None], Loop]
+    demo_pins: Mapping[str, str] = field(default_factory=dict)
+
+
+MakeSetup = Callable[[argparse.Namespace, Any, Any], Setup]
+"""(args, the table's hardware, the profile) -> the demo's or run's ``Setup``."""
+
+
+def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup) -> int:
+    """Open the table ``table_file`` names, serve the display, play with ``make_setup``'s
+    loop until done or stopped, and end with a summary."""
     from ..display.table import Table
     from ..live import Table as LiveTable
+    from ..table import open_table, read_hardware
 
-    # The simulated people and camera: here and in _rules, which build the demo's and run's
-    # table, are the only places of the real path that import the simulation, until run has
-    # people at the display and a camera on the felt (tests/test_layers.py).
-    from ..simulation.players import Habits, HabitsError, SimDealer, SimPlayers, make_rng
-    from ..simulation.table import open_simulated_table
-    from ..table import read_hardware
-    from ..table.runner import RunnerError, RunnerSettings, TableRunner
-
-    try:
-        habits = Habits(args.other_rate, args.foul_rate, args.deviation_rate, args.vacancy_rate)
-    except HabitsError as err:
-        raise UsageError(str(err)) from err
     tls_options = tls(args)  # a bad certificate stops here, before any device starts
-    profile, setter = _rules(args.game, args.profile)
+    profile = _profile(args.game, args.profile)  # validated before any device starts
     hardware = read_hardware(table_file)  # a bad table file stops here, naming the key
     # Bound once, here: a port in use stops the start before any device starts, and nothing
     # can take the port between this check and the display's start.
     sock = None if args.no_display else listening_socket(args.host, args.port, _PORT_HINT)
-    demo_pins: dict[str, str] = {}
-    if args.command == "demo":
-        staff, demo_pins = demo_staff()
-    else:
-        staff = _staff(args, hardware.name)  # a bad staff file stops here too
-    pins = _pin_factory(hardware)
-    settings = RunnerSettings(args.rounds, args.pace if args.pace is not None
-                              else (0.0 if args.no_display else DISPLAY_PACE),
-                              args.fault_rate, args.entry_error_rate)
+    pins = _pin_factory(hardware)  # a machine without GPIO for real devices: here
+    setup = make_setup(args, hardware, profile)  # a bad staff file stops here too
     where = _journal_path(args)
     log_beside(args, where)  # a table's log file beside its journal, unless --log-file says
     try:  # the only writer of its journal, keyed (demo makes PATH.key when no key is given)
@@ -239,44 +259,41 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
         raise TableCommandError(str(err)) from err
     display: _Display | None = None
     try:
-        with open_simulated_table(hardware, args.game, seed=args.seed,
-                                  pin_factory=pins) as devices:
+        with open_table(hardware, args.game, seed=args.seed, pin_factory=pins,
+                        camera=setup.camera) as devices:
             engine = _engine(journal, args.game, profile, devices)
             table = LiveTable(engine) if sock is None else Table(engine)
-            rng = make_rng(args.seed)
-            players = SimPlayers(setter, profile.settlement.limits, habits, rng)
-            runner = TableRunner(table, devices, players, SimDealer(setter, habits, rng), settings,
-                                 randomness=_randomness(devices, args.seed),
-                                 out=lambda line: print(line, flush=True))
             print(f"table {hardware.name} ({args.game}, profile {engine.game.profile}, house way "
-                  f"{engine.game.way}); journal {journal.where}", flush=True)
+                  f"{engine.game.way}); journal {journal.where}; draws: "
+                  f"{randomness_of(devices, args.seed)}", flush=True)
+            on_duty: OnDuty | None = None
             if sock is not None:
-                display = _Display(table, sock, staff,
+                display = _Display(table, sock, setup.staff,
                                    hosts=served_hosts(args), tls_options=tls_options)
                 display.start()
                 print(f"dealer display: {display.url}", flush=True)
-                if demo_pins:  # paigow demo only: its made-up staff, signed in
-                    for member in staff.members.values():
-                        print(f"  {member.role.value} {member.id} (PIN {demo_pins[member.id]}) "
-                              f"token: {display.desk.open(member)}", flush=True)
-                runner.on_duty = display.desk.on_duty  # acts journaled as who is signed in
+                for member in setup.staff.members.values():  # paigow demo: signed in
+                    if member.id in setup.demo_pins:
+                        print(f"  {member.role.value} {member.id} (PIN "
+                              f"{setup.demo_pins[member.id]}) token: "
+                              f"{display.desk.open(member)}", flush=True)
+                on_duty = display.desk.on_duty  # acts journaled as who is signed in
+            loop = setup.loop(table, devices, on_duty)
             print("Ctrl-C stops (the open round is voided)"
                   + ("" if args.rounds is None else f"; {args.rounds} round(s) to play"),
                   flush=True)
-            with _stop_on_signals(runner):
-                summary = runner.run()
+            with _stop_on_signals(loop):
+                summary = loop.run()
                 print(summary.text(), flush=True)
                 print(f"journal: {journal.where} (check: paigow journal verify {where})",
                       flush=True)
                 if summary.halted:
                     print(f"paigow: the table halted: {summary.halted}", file=sys.stderr)
                     return 1
-                if display is not None and args.linger and not runner.stopping:
+                if display is not None and args.linger and not loop.stopping:
                     print(f"display stays up on {display.url}; Ctrl-C ends", flush=True)
-                    while not runner.stopping:
+                    while not loop.stopping:
                         time.sleep(0.1)
-    except RunnerError as err:
-        raise TableCommandError(str(err)) from err
     except KeyboardInterrupt:  # a second Ctrl-C, or one during start-up
         print("paigow: interrupted", file=sys.stderr)
         return 130
@@ -289,17 +306,30 @@ def _play(args: argparse.Namespace, table_file: str | Path) -> int:
     return 0
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    """Play on the simulated table."""
-    return _play(args, config_file(*SIM_TABLE))
+def _live_setup(args: argparse.Namespace, hardware: Any, profile: Any) -> Setup:
+    """``run``: the staff from its file, no camera (keyed settings), the live loop."""
+    from ..table.live import LiveLoop
+
+    staff = _staff(args, hardware.name)
+    if args.no_display:
+        raise UsageError("paigow run needs the dealer display: the dealer signs in and bets "
+                         "are keyed there (drop --no-display)")
+
+    def loop(table: LiveTable, devices: TableDevices, on_duty: OnDuty | None) -> Loop:
+        assert on_duty is not None
+        return LiveLoop(table, devices, on_duty=on_duty, rounds=args.rounds,
+                        out=lambda line: print(line, flush=True))
+
+    return Setup(staff, lambda: None, loop)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Play on the devices a table file names."""
-    return _play(args, args.table)
+    """Run the physical table a table file names: people play, the loop deals and reads."""
+    return play(args, args.table, _live_setup)
 
 
-def _options(p: argparse.ArgumentParser) -> None:
+def table_options(p: argparse.ArgumentParser) -> None:
+    """The options ``run`` and ``demo`` share: game, rounds, journal, display, seed, profile."""
     p.add_argument("--game", choices=("poker", "tiles"), default="poker")
     p.add_argument("--rounds", type=number_in("rounds", int, 1), metavar="N",
                    help="stop after N rounds (default: until Ctrl-C)")
@@ -317,36 +347,19 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seeded draws for a repeatable run (test, replay)")
     p.add_argument("--profile", metavar="NAME",
                    help="table profile (default: classic, or tiles-classic for --game tiles)")
-    p.add_argument("--deviation-rate", type=RATE, default=0.1, metavar="R",
-                   help="how often the dealer strays from the house way (0..1, default 0.1)")
-    p.add_argument("--other-rate", type=RATE, default=0.15, metavar="R",
-                   help="how often a player sets another legal way (default 0.15)")
-    p.add_argument("--foul-rate", type=RATE, default=0.03, metavar="R",
-                   help="how often a player fouls (default 0.03)")
-    p.add_argument("--vacancy-rate", type=RATE, default=0.2, metavar="R",
-                   help="how often a position sits out a round (default 0.2)")
-    p.add_argument("--entry-error-rate", type=RATE, default=0.03, metavar="R",
-                   help="how often the dealer keys in a setting the camera then disputes")
-    p.add_argument("--fault-rate", type=RATE, default=0.0, metavar="R",
-                   help="how often a round starts with a device fault injected (default 0)")
-    p.add_argument("--pace", type=float, metavar="SECONDS",
-                   help=f"pause between acts (default {DISPLAY_PACE} with the display, "
-                        f"else 0)")
 
 
 def add_parsers(subparsers: Any) -> None:
-    """Register ``demo`` and ``run`` on an ``add_subparsers()`` object."""
-    p = subparsers.add_parser("demo", help="the simulated table playing rounds, with the "
-                                           "dealer display")
-    _options(p)
-    p.set_defaults(handler=cmd_demo)
-    p = subparsers.add_parser("run", help="the table on the devices a table file names")
+    """Register ``run`` on an ``add_subparsers()`` object (``demo``: ``commands.demo``)."""
+    p = subparsers.add_parser("run", help="the physical table a table file names: the dealer "
+                                          "and the supervisor play it from the panel and the "
+                                          "display")
     p.add_argument("--table", required=True, metavar="FILE",
                    help="the table's hardware file, e.g. config/tables/NAME.toml")
     p.add_argument("--staff", metavar="FILE",
                    help="who may sign in at the display (default: config/staff/NAME.toml "
                         "for table NAME if it exists, else nobody: read-only)")
-    _options(p)
+    table_options(p)
     p.set_defaults(handler=cmd_run)
 
 

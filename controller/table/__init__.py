@@ -1,16 +1,16 @@
-"""The table's hardware side: the round engine's ports on real drivers, simulators and vision.
+"""The physical table: the round engine's ports on real drivers and the camera, the dealer's
+panel, and the live loop (``live``) that plays a table with people.
 
-API (for the runner and the commands; names and fields are stable)::
+API (for the loops and the commands; names and fields are stable)::
 
     from controller.table import open_table, TableDevices
 
-    devices = open_table("config/tables/sim-table.toml", "poker", seed=7)  # or a TableHardware
+    devices = open_table("config/tables/NAME.toml", "poker", camera=make_camera)
     try:
         engine = PokerRound(journal, profile, devices.shuffler, devices.dice, devices.camera)
         # tiles: TileRound(journal, tile_profile, devices.dice, devices.camera)
         ...
-        devices.camera.place(position, "Kh Qc / Ac Ad 7h 7c 2s")  # what the position set
-        engine.read_camera(who, position)   # renders a frame, reads it back: text or None
+        engine.read_camera(who, position)   # the camera reads the position: text or None
     finally:
         devices.close()                     # also a context manager: ``with open_table(...)``
 
@@ -19,10 +19,9 @@ API (for the runner and the commands; names and fields are stable)::
 - ``game``: ``"poker"`` or ``"tiles"``; ``hardware``: the validated table file; ``seed``;
 - ``shuffler``: ``SerialShufflerPort`` (a ``ShufflerPort``), ``None`` for tiles;
 - ``dice``: ``SerialDicePort`` (a ``DicePort``; a cocked, unchanged or weak shake is a no-game);
-- ``camera``: a ``LayoutCamera`` (a ``CameraPort``), today the simulation's
-  ``controller.simulation.camera.VisionCameraPort``: ``place(position, text)`` tells it what a
-  position physically set, ``clear()`` forgets every position, ``read(position)`` renders and
-  reads back; ``history`` (``CameraRead``), ``read_times`` and ``last_read_seconds``;
+- ``camera``: the ``LayoutCamera`` (a ``CameraPort``) the caller's ``camera`` factory made, or
+  None for a table without one (the dealer keys every setting); the simulated table's is
+  ``controller.simulation.camera.VisionCameraPort`` (``controller.simulation.table``);
 - ``panel``: the GPIO ``DealerPanel`` on ``pin_factory`` (a ``MockFactory`` for a simulated
   table); ``presses``: a ``queue.Queue`` of its ``ButtonPress`` records;
 - ``events``: a ``queue.Queue`` of the drivers' ``DeviceEvent`` (line lost, door, lid...);
@@ -38,9 +37,9 @@ simulator control (``cards=52``, ``jam_after=0``, ``cocked=1``, ``door=True``); 
 ``open_table(..., sim_faults={"shuffler": {"cards": 52}})``.
 
 ``open_table(table, game, *, seed=None, timing=None, pin_factory=None, sim_faults=None,
-camera_source=None, camera_look=None)``: ``seed`` None draws from ``secrets`` (simulators
-started without ``--seed``); a seed makes the simulators and the camera's renderer repeatable,
-and the journal's ``Randomness`` (from each device's hello) says which. A bad table file
+camera)``: ``seed`` None draws from ``secrets`` (simulators started without ``--seed``); a
+seed makes the simulators repeatable, and the journal's ``Randomness`` (from each device's
+hello) says which. A bad table file
 raises ``TableConfigError`` (a ``controller.errors.ConfigError``) naming the file and key; a
 device whose hello the table file does not approve raises ``TableDeviceError``; card artwork
 is drawn into the per-user cache on first use (``artwork``), and when it cannot be,

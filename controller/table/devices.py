@@ -50,7 +50,7 @@ class TableDevices:
     hardware: TableHardware
     shuffler: SerialShufflerPort | None
     dice: SerialDicePort
-    camera: LayoutCamera
+    camera: LayoutCamera | None
     panel: DealerPanel
     pin_factory: PinFactory
     presses: queue.Queue[ButtonPress] = field(default_factory=queue.Queue)
@@ -133,7 +133,7 @@ def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack
 def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None = None,
                timing: Timing | None = None, pin_factory: PinFactory | None = None,
                sim_faults: Mapping[str, Mapping[str, FaultValue]] | None = None,
-               camera: Callable[[], LayoutCamera]) -> TableDevices:
+               camera: Callable[[], LayoutCamera | None]) -> TableDevices:
     """Open the devices of a ``game`` (``poker`` or ``tiles``) table described by ``table``.
 
     ``camera`` makes the camera that reads the layout: the caller chooses it (the product never

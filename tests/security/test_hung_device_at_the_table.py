@@ -26,9 +26,9 @@ from controller.journal import open_journal
 from controller.profiles.poker import load_profile
 from controller.round import Phase, PokerRound, Who
 from controller.simulation.players import Habits, PokerSetter, SimDealer, SimPlayers
+from controller.simulation.runner import RunnerSettings, TableRunner
 from controller.simulation.table import open_simulated_table
 from controller.table import TableDevices
-from controller.table.runner import RunnerSettings, TableRunner
 from tests.table.conftest import SIM_TABLE, TIMING, _assets
 
 SUPERVISOR_TOKEN = "supervisor-token-30"

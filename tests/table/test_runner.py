@@ -34,9 +34,9 @@ from controller.simulation.players import (
     SimPlayers,
     TileSetter,
 )
+from controller.simulation.runner import RunnerError, RunnerSettings, TableRunner
 from controller.table import TableDevices
 from controller.table.results import RunSummary
-from controller.table.runner import RunnerError, RunnerSettings, TableRunner
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, PanelButton
 
 from .conftest import OpenTable

@@ -42,10 +42,11 @@ def test_a_demo_logs_the_display_sign_ins_rounds_and_faults(tmp_path: Path) -> N
     ids = ROUND_LINE.findall(done.stdout)
     assert len(ids) == 2
     for round_id, _game, void in ids:
-        assert f"INFO controller.table.runner: round {round_id} opened (poker)" in lines
-        closed = [x for x in lines if x.startswith(f"{'WARNING' if void else 'INFO'} "
-                                                   f"controller.table.runner: round {round_id} "
-                                                   f"{'voided' if void else 'settled'}: ")]
+        assert f"INFO controller.simulation.runner: round {round_id} opened (poker)" in lines
+        level = "WARNING" if void else "INFO"
+        closed = [x for x in lines if x.startswith(
+            f"{level} controller.simulation.runner: round {round_id} "
+            f"{'voided' if void else 'settled'}: ")]
         assert len(closed) == 1, lines
     # Every device fault the demo reported is in the log, from the round engine.
     faults = re.findall(r"^  fault (\w+): ", done.stdout, re.M)

@@ -1,4 +1,5 @@
-"""The table loop: rounds one after another on a ``Table``, until N are done or it is stopped.
+"""The simulated table's loop (``paigow demo``): rounds one after another on a ``Table``,
+until N are done or it is stopped, with every person at the table simulated.
 
 Each step looks at the round's phase and does the one act that comes next, so a round resumed
 after a crash, or moved on from the display, carries on from where it stands.  Every act goes
@@ -28,11 +29,11 @@ from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..round.ports import CameraPort, DicePort, ShufflerPort
 from ..rules.poker.dealing import HOUSE
 from ..rules.tiles.dominoes import full_set
-from .ahead import devices_ahead
-from .errors import TableError
-from .panel_keys import PanelKeys
-from .people import Choice, Dealer, Decision, Players
-from .results import RoundResult, RunSummary
+from ..table.ahead import devices_ahead
+from ..table.errors import TableError
+from ..table.panel_keys import PanelKeys
+from ..table.people import Choice, Dealer, Decision, Players
+from ..table.results import RoundResult, RunSummary
 
 log = logging.getLogger(__name__)
 
@@ -116,8 +117,9 @@ class RunnerSettings:
 
 
 class TableRunner:
-    """Plays rounds on ``table`` with the players and dealer it is handed (``paigow demo`` and
-    ``run``: the simulated ones of ``controller.simulation.players``), printing a line each."""
+    """Plays rounds on ``table`` with the players and dealer it is handed (the simulated ones
+    of ``controller.simulation.players``), printing a line each; ``paigow run``'s loop, with
+    people, is ``controller.table.live``."""
 
     def __init__(self, table: Table, devices: Devices, players: Players, dealer: Dealer,
                  settings: RunnerSettings, *, randomness: str,
