@@ -47,7 +47,7 @@ def demo_setup(args: argparse.Namespace, hardware: Any, profile: Any) -> Setup:
     setter = TileSetter(profile) if args.game == "tiles" else PokerSetter(profile)
     staff, pins = demo_staff()
 
-    def camera() -> VisionCameraPort:
+    def camera(journal: str) -> VisionCameraPort:
         return VisionCameraPort.for_game(args.game, seed=args.seed)
 
     def loop(table: Table, devices: TableDevices, on_duty: OnDuty | None) -> Loop:

@@ -226,7 +226,9 @@ class Setup:
     """What differs between ``demo`` and ``run``: the staff, the camera, the loop."""
 
     staff: Staff
-    camera: Callable[[], LayoutCamera | None]
+    camera: Callable[[str], LayoutCamera | None]
+    """Makes the camera, given the journal's location (a real camera keeps its frames beside
+    it)."""
     loop: Callable[[LiveTable, TableDevices, OnDuty | None], Loop]
     demo_pins: Mapping[str, str] = field(default_factory=dict)
 
@@ -260,7 +262,7 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
     display: _Display | None = None
     try:
         with open_table(hardware, args.game, seed=args.seed, pin_factory=pins,
-                        camera=setup.camera) as devices:
+                        camera=lambda: setup.camera(where)) as devices:
             engine = _engine(journal, args.game, profile, devices)
             table = LiveTable(engine) if sock is None else Table(engine)
             print(f"table {hardware.name} ({args.game}, profile {engine.game.profile}, house way "
@@ -306,9 +308,23 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
     return 0
 
 
+def frames_beside(journal: str) -> Path:
+    """Where a table's camera keeps the frames it read: beside a SQLite journal, else under
+    ``./var/``."""
+    if "://" in journal:
+        return Path("var") / "frames"
+    path = Path(journal)
+    return path.with_name(f"{path.stem}-frames")
+
+
 def _live_setup(args: argparse.Namespace, hardware: Any, profile: Any) -> Setup:
-    """``run``: the staff from its file, no camera (keyed settings), the live loop."""
+    """``run``: the staff from its file, the table's camera (its ``[camera]`` section; none:
+    the dealer keys every setting), the live loop."""
+    from ..table.camera_config import table_camera
+    from ..table.felt_camera import FeltCamera
     from ..table.live import LiveLoop
+
+    config = table_camera(args.table)  # a bad [camera] stops here, naming the key
 
     staff = _staff(args, hardware.name)
     if args.no_display:
@@ -320,7 +336,12 @@ def _live_setup(args: argparse.Namespace, hardware: Any, profile: Any) -> Setup:
         return LiveLoop(table, devices, on_duty=on_duty, rounds=args.rounds,
                         out=lambda line: print(line, flush=True))
 
-    return Setup(staff, lambda: None, loop)
+    def camera(journal: str) -> LayoutCamera | None:
+        if config is None:
+            return None
+        return FeltCamera(config, args.game, frames_beside(journal))
+
+    return Setup(staff, camera, loop)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

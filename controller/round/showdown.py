@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from ..journal import Record, Role
@@ -141,9 +142,13 @@ class ShowdownEngine(RoundEngine[S]):
             log.log(logging.INFO if text is None else logging.WARNING,
                     "round %s: the camera could not read position %d (%r)",
                     self.round.round_id if self.round else "?", position, text)
-        record = self._append({"type": "camera_read", "v": 1, "position": position,
-                               "setting": None if seen is None else str(seen),
-                               "raw": text}, camera.name, Role.CAMERA)
+        payload: dict[str, object] = {"type": "camera_read", "v": 1, "position": position,
+                                      "setting": None if seen is None else str(seen),
+                                      "raw": text}
+        kept = getattr(camera, "last_frame", None)  # a real camera keeps the frame it read
+        if kept is not None and getattr(kept, "position", None) == position:
+            payload["frame"] = {"file": Path(kept.path).name, "sha256": kept.sha256}
+        record = self._append(payload, camera.name, Role.CAMERA)
         self.check_camera(position)
         return record
 

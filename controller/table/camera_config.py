@@ -72,6 +72,17 @@ def read_camera_config(table: str | Path) -> CameraConfig:
     return parse_camera(data[SECTION], Path(table))
 
 
+def table_camera(table: str | Path) -> CameraConfig | None:
+    """The ``[camera]`` section of the table file ``table``, or None when it has none (a
+    table without a camera: the dealer keys every setting)."""
+    where = str(table)
+    try:
+        data = parse_toml(read_text(table, "table file"), where)
+    except FileReadError as err:
+        raise TableConfigError(str(err)) from err
+    return parse_camera(data[SECTION], Path(table)) if SECTION in data else None
+
+
 def parse_camera(value: object, table: Path) -> CameraConfig:
     """Check a parsed ``[camera]`` table of the table file ``table``."""
     where = str(table)

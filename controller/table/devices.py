@@ -172,6 +172,9 @@ def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None
     events: queue.Queue[DeviceEvent] = EventQueue()
     sims: dict[str, SimProcess] = {}
     with ExitStack() as stack:
+        release = getattr(made, "close", None)
+        if callable(release):  # a camera holding a source: released with the devices
+            stack.callback(release)
         shuffler = None
         if game == "poker":
             assert hardware.shuffler is not None
