@@ -1,5 +1,6 @@
 """``paigow camera calibrate --table FILE [--frame IMAGE] [--json]``: calibrate a table's camera
-by its layout's printed markers.
+by its layout's printed markers; ``paigow camera sheet --layout NAME --out FILE.svg``: the
+printable sheet that carries them.
 
 It takes one frame from the ``[camera]`` source of the table file (or reads IMAGE), finds the
 layout's ArUco markers (``vision.markers.calibrate``), writes the calibration file the table
@@ -72,8 +73,39 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def layout_path(name: str) -> Path:
+    """A layout given as a file, or by name among the config folders (``paigow-poker``)."""
+    from ..config.locations import config_file
+
+    given = Path(name)
+    if given.suffix == ".toml" or given.is_file():
+        return given
+    return config_file("layouts", f"{name}.toml")
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    """Write the layout's printable sheet (SVG, true scale in mm) with its ArUco markers."""
+    from vision.errors import VisionError
+    from vision.layout import Layout
+    from vision.layout_sheet import sheet_svg
+
+    path = layout_path(args.layout)
+    try:
+        layout = Layout.load(path)
+        text = sheet_svg(layout)
+    except VisionError as err:
+        raise CameraCommandError(f"layout {args.layout!r}: {err}") from err
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise CameraCommandError(f"cannot write {str(args.out)!r}: "
+                                 f"{err.strerror or err}") from err
+    print(f"{layout.name}: sheet written to {args.out} (print at 100 %; check the 100 mm bar)")
+    return 0
+
+
 def add_parsers(subparsers: Any) -> None:
-    """Register ``camera calibrate`` on a parser's ``add_subparsers()`` object."""
+    """Register ``camera calibrate`` and ``camera sheet`` on an ``add_subparsers()`` object."""
     camera = subparsers.add_parser("camera", help="the table's camera on the felt")
     sub = camera.add_subparsers(dest="camera_command", required=True, metavar="COMMAND")
     p = sub.add_parser("calibrate", help="find the layout's markers, write the calibration")
@@ -84,6 +116,11 @@ def add_parsers(subparsers: Any) -> None:
                    help="calibrate from this image instead of a frame of the source")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(handler=cmd_calibrate)
+    p = sub.add_parser("sheet", help="write the layout's printable sheet with its markers (SVG)")
+    p.add_argument("--layout", required=True, metavar="NAME",
+                   help="a layout name (paigow-poker, paigow-tiles) or a layout file")
+    p.add_argument("--out", required=True, type=Path, metavar="FILE.svg")
+    p.set_defaults(handler=cmd_sheet)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

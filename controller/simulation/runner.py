@@ -14,23 +14,22 @@ ends with one line; the run with a summary (``results.RunSummary``).
 from __future__ import annotations
 
 import logging
-import queue
 import random
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from firmware_interfaces.gpio import ButtonPress, DealerPanel, PanelButton
+from firmware_interfaces.gpio import PanelButton
 
 from ..journal import Record, Role
 from ..live import Table
 from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
-from ..round.ports import CameraPort, DicePort, ShufflerPort
 from ..rules.poker.dealing import HOUSE
 from ..rules.tiles.dominoes import full_set
 from ..table.ahead import devices_ahead
 from ..table.errors import TableError
+from ..table.live import Devices as LiveDevices
 from ..table.panel_keys import PanelKeys
 from ..table.people import Choice, Dealer, Decision, Players
 from ..table.results import RoundResult, RunSummary
@@ -57,39 +56,13 @@ class RunnerError(TableError):
     """The table loop cannot go on (a stuck round)."""
 
 
-class PlacingCamera(CameraPort, Protocol):
-    """A camera that is told what lies on the layout (simulated table) before it reads."""
-
-    def place(self, position: int, setting: str) -> None:
-        """What ``position`` has physically set."""
-
-
-class Devices(Protocol):
-    """What the runner needs of a table's devices (``controller.table.TableDevices``)."""
-
-    @property
-    def shuffler(self) -> ShufflerPort | None:
-        """The card shuffler (poker), None for tiles."""
-
-    @property
-    def dice(self) -> DicePort:
-        """The dice shaker."""
-
-    @property
-    def camera(self) -> PlacingCamera | None:
-        """The layout camera."""
-
-    @property
-    def panel(self) -> DealerPanel | None:
-        """The dealer panel on its pin factory."""
-
-    @property
-    def presses(self) -> queue.Queue[ButtonPress]:
-        """The panel's accepted presses."""
+class Devices(LiveDevices, Protocol):
+    """What the runner needs of a table's devices: what the live loop needs, and the pins of
+    the panel, which the runner presses itself (a ``MockFactory`` on a simulated table)."""
 
     @property
     def pin_factory(self) -> Any:
-        """The panel's pin factory (a ``MockFactory`` on a simulated table)."""
+        """The panel's pin factory."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,4 +511,4 @@ def _note(banker: int | None, settle: dict[str, Any]) -> str | None:
     return None
 
 
-__all__ = ["Devices", "PlacingCamera", "RunnerError", "RunnerSettings", "TableRunner"]
+__all__ = ["Devices", "RunnerError", "RunnerSettings", "TableRunner"]

@@ -5,7 +5,8 @@ panel's buttons; bets are keyed at the display; the supervisor acts from the dis
 (``LiveLoop``) does what no person does:
 
 - it turns each panel press into the dealer's act for the round as it stands (``PRESS``): new
-  round; confirm closes the bets, exposes the dealer's hand and settles, each in its phase;
+  round; confirm closes the bets, exposes the dealer's hand (as the camera reads it) and
+  settles, each in its phase;
   shake rolls; void and call supervisor call the supervisor (a void is the supervisor's act,
   done at the display);
 - it deals: the shuffler's shuffle and the seven packets (poker) are the system's acts, done as
@@ -189,7 +190,24 @@ class LiveLoop:
         if dealer is None:
             self._refuse(f"{button.value}: no dealer is signed in at the display")
             return
+        if act == "expose_dealer":
+            self._act(act, dealer, *self._dealer_hand())
+            return
         self._act(act, dealer)
+
+    def _dealer_hand(self) -> tuple[str, ...]:
+        """The dealer's hand as the camera reads it once turned up (no lock held: the read
+        waits for a still felt); nothing when there is no camera or it cannot tell, and the
+        engine then sets a hand it knows by the house way or asks for it to be keyed."""
+        camera = self.devices.camera
+        if camera is None:
+            return ()
+        try:
+            seen = camera.read(HOUSE)
+        except (DeviceLostError, PortError) as err:
+            self.out(f"  the camera could not read the dealer's hand: {err}")
+            return ()
+        return () if seen is None else (seen,)
 
     def _call_supervisor(self, button: PanelButton) -> None:
         """The dealer asks for the supervisor (a void is the supervisor's act at the display)."""

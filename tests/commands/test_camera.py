@@ -98,3 +98,21 @@ def test_a_table_file_that_cannot_serve_is_one_line(tmp_path: Path, camera: str 
     code, out, err = run(capsys, "camera", "calibrate", "--table", str(table))
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert f"{table}: {named}" in err
+
+
+def test_the_sheet_is_written_at_true_scale_with_the_layout_markers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sheet.svg"
+    code, printed, _ = run(capsys, "camera", "sheet", "--layout", "paigow-tiles", "--out",
+                           str(out))
+    assert code == 0 and "paigow-tiles: sheet written" in printed
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and 'width="1830mm"' in text
+
+
+def test_a_sheet_of_an_unknown_layout_is_one_line(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "camera", "sheet", "--layout", "nosuch", "--out",
+                       str(tmp_path / "x.svg"))
+    assert code == 2 and err.count("\n") == 1 and "'nosuch'" in err
+    assert not (tmp_path / "x.svg").exists()

@@ -9,8 +9,9 @@ settlement until the supervisor acts.  The dealer's hand on the felt is set off 
 so the settlement is flagged as a deviation.
 
 Rendered at 2560 x 1440 (as ``tests/table/test_felt_camera.py``: the tile reader needs it), at
-2.5 frames a second: each read takes two frames to see the felt still, so a round of three
-positions needs six frames; the folder holds one more.
+2.5 frames a second: each read takes two frames to see the felt still; a round of three
+positions reads four times (the dealer's hand once for its exposure, then each position), and
+a corrected round more: the folder holds frames for twice that.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def felt_state() -> TableState:
 def felt(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The table file whose camera is the rendered showdown, calibrated by the command."""
     table = render_table(tmp_path_factory.mktemp("felt"), felt_state(), 0, SHARP,
-                         2 * len(FELT) + 1)
+                         4 * len(FELT) + 1)
     done = calibrate(table)
     assert done.returncode == 0, done.stderr
     return table
@@ -131,8 +132,9 @@ class LiveFelt:
         assert self.phase() is Phase.SETTING, self.lines
         for seat in SEATS:
             self.table.act("set_hand", DEALER, seat, keyed[seat])
-        # A tile hand is unknown to the table until keyed: the display exposes it.
-        self.table.act("expose_dealer", DEALER, keyed[HOUSE])
+        # The dealer turns the hand up and confirms: the camera reads it for the exposure.
+        self.press(PanelButton.CONFIRM)
+        self.until(lambda: self.phase() is not Phase.SETTING)
 
 
 @pytest.fixture
@@ -176,7 +178,8 @@ def test_the_camera_reads_every_playing_position_from_the_kept_frame(
         kept = frames_dir / read["frame"]["file"]
         assert kept.is_file(), read
         assert hashlib.sha256(kept.read_bytes()).hexdigest() == read["frame"]["sha256"]
-    assert len(list(frames_dir.glob("*.jpg"))) == len(playing)
+    # one frame kept per read: the dealer's hand for its exposure, then each position
+    assert len(list(frames_dir.glob("*.jpg"))) == len(playing) + 1
     assert mismatches(table) == []
     # The dealer's hand lies off the house way: the settlement is flagged.
     [deviation] = records(table, "deviation")
