@@ -37,7 +37,7 @@ from controller.table.live import LiveLoop
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, PanelButton
 from firmware_interfaces.gpio.mock import MockLines
 from firmware_interfaces.gpio.tower_light import LOCKED
-from vision.table_video.state import Chips, Content, Dice, Hand, TableState
+from vision.table_video.state import Chips, Content, Dice, Hand, Packet, TableState
 
 from .conftest import TIMING
 from .test_felt_camera import SHARP, calibrate, render_table
@@ -52,13 +52,16 @@ SEATS = (2, 5)
 WAGER = 2500
 
 
-def felt_state() -> TableState:
-    """The showdown as the camera sees it: the hands of ``FELT``, chips on the seats' circles,
-    the dice."""
+def felt_state(face_down: tuple[int, ...] = ()) -> TableState:
+    """The showdown as the camera sees it: the hands of ``FELT`` (those of ``face_down`` still
+    as a face-down stack), chips on the seats' circles, the dice."""
     held: dict[str, Content] = {"dice": Dice((3, 5, 6))}
     for position, setting in FELT.items():
         low, high = box_names(position)
-        held[low], held[high] = (Hand(tuple(h.split())) for h in setting.split(" / "))
+        if position in face_down:
+            held[high] = Packet(4)
+        else:
+            held[low], held[high] = (Hand(tuple(h.split())) for h in setting.split(" / "))
         if position != HOUSE:
             held[f"seat{position}.bet"] = Chips(3)
     return TableState.of("tiles", held)
@@ -137,9 +140,17 @@ class LiveFelt:
         self.until(lambda: self.phase() is not Phase.SETTING)
 
 
-@pytest.fixture
-def live(felt: Path, tmp_path: Path) -> Iterator[tuple[LiveFelt, Path]]:
-    """The live table on the simulators and the felt's camera, and its kept frames' folder."""
+@pytest.fixture(scope="module")
+def unturned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A table file whose felt shows seat 5's tiles still face down."""
+    table = render_table(tmp_path_factory.mktemp("unturned"), felt_state(face_down=(5,)), 0,
+                         SHARP, 4 * len(FELT) + 1)
+    done = calibrate(table)
+    assert done.returncode == 0, done.stderr
+    return table
+
+
+def open_live(felt: Path, tmp_path: Path) -> Iterator[tuple[LiveFelt, Path]]:
     journal = open_journal(tmp_path / "live.sqlite")
     frames_dir = tmp_path / "live-frames"
     config = read_camera_config(felt)
@@ -152,6 +163,18 @@ def live(felt: Path, tmp_path: Path) -> Iterator[tuple[LiveFelt, Path]]:
     table.thread.join(timeout=10)
     devices.close()
     journal.close()
+
+
+@pytest.fixture
+def live(felt: Path, tmp_path: Path) -> Iterator[tuple[LiveFelt, Path]]:
+    """The live table on the simulators and the felt's camera, and its kept frames' folder."""
+    yield from open_live(felt, tmp_path)
+
+
+@pytest.fixture
+def live_unturned(unturned: Path, tmp_path: Path) -> Iterator[tuple[LiveFelt, Path]]:
+    """The live table whose felt shows seat 5's hand face down."""
+    yield from open_live(unturned, tmp_path)
 
 
 def records(table: LiveFelt, kind: str) -> list[dict[str, Any]]:
@@ -215,3 +238,20 @@ def test_a_setting_keyed_otherwise_than_the_felt_waits_for_the_supervisor(
     table.until(lambda: table.loop.summary.settled == 1)
     assert len(mismatches(table)) == 1
     assert [r.kind for r in table.table.journal.records()].count("fault_cleared") == 1
+
+
+def test_a_seat_the_camera_cannot_read_is_never_guessed(
+        live_unturned: tuple[LiveFelt, Path]) -> None:
+    table, _ = live_unturned
+    table.to_exposed(FELT)
+    table.until(lambda: set(table.state().camera) == {HOUSE, *SEATS})
+    reads = {r["position"]: r for r in records(table, "camera_read")}
+    assert reads[5]["setting"] is None  # face down: unknown, not a guess
+    assert reads[2]["setting"] == FELT[2]
+    assert mismatches(table) == []  # nothing seen disputes the setting the dealer keyed
+    table.press(PanelButton.CONFIRM)
+    table.until(lambda: table.loop.summary.settled == 1)
+    [settle] = records(table, "settle")
+    seat5 = next(s for s in settle["seats"] if s["bet"]["position"] == 5)
+    low, high = FELT[5].split(" / ")
+    assert seat5["comparison"]["setting"] == {"low": low.split(), "high": high.split()}
