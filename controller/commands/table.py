@@ -231,6 +231,8 @@ class Setup:
     it)."""
     loop: Callable[[LiveTable, TableDevices, OnDuty | None], Loop]
     demo_pins: Mapping[str, str] = field(default_factory=dict)
+    hold_deviations: bool = False
+    """A dealer's hand off the house way waits for the supervisor before settlement."""
 
 
 MakeSetup = Callable[[argparse.Namespace, Any, Any], Setup]
@@ -264,6 +266,7 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
         with open_table(hardware, args.game, seed=args.seed, pin_factory=pins,
                         camera=lambda: setup.camera(where)) as devices:
             engine = _engine(journal, args.game, profile, devices)
+            engine.hold_deviations = setup.hold_deviations
             table = LiveTable(engine) if sock is None else Table(engine)
             print(f"table {hardware.name} ({args.game}, profile {engine.game.profile}, house way "
                   f"{engine.game.way}); journal {journal.where}; draws: "
@@ -341,7 +344,7 @@ def _live_setup(args: argparse.Namespace, hardware: Any, profile: Any) -> Setup:
             return None
         return FeltCamera(config, args.game, frames_beside(journal))
 
-    return Setup(staff, camera, loop)
+    return Setup(staff, camera, loop, hold_deviations=True)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -53,6 +53,10 @@ class RoundEngine(Generic[S]):
         self.dice = dice
         self.camera = camera
         self.replay = replay
+        self.hold_deviations = False
+        """When True (a live table), a dealer's hand set off the house way raises a critical
+        ``dealer_off_house_way`` fault at its exposure: the supervisor corrects it or lets it
+        stand before anything is settled."""
         self.round: RoundState[S] | None = None
         self.history = TableHistory(journal, game.name, game.profile, replay)
 

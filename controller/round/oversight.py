@@ -18,7 +18,7 @@ from ..rules.poker.home_pot import PotStatus, check_ante
 from ..rules.seat import Bet
 from .acts import Who
 from .errors import IllegalActError, RoleError
-from .showdown import ShowdownEngine
+from .showdown import DEALER_OFF_HOUSE_WAY, ShowdownEngine
 from .state import Phase
 
 S = TypeVar("S")
@@ -107,6 +107,12 @@ class OversightEngine(ShowdownEngine[S]):
         position = fields["position"]
         if fields["target"] != "bet" and position in state.camera:
             self.check_camera(position)
+        if fields["target"] == "dealer" and state.exposure is not None \
+                and state.exposure.setting == state.exposure.house_way:
+            for fault, data in list(state.faults.items()):  # the supervisor set it right
+                if data.get("code") == DEALER_OFF_HOUSE_WAY:
+                    self._append(fault_cleared(fault, "corrected to the house way"),
+                                 who.actor, who.role)
         return record
 
     def verify_clear_fault(self, who: Who, fault: str) -> None:

@@ -26,6 +26,8 @@ from .state import Phase
 
 log = logging.getLogger(__name__)
 
+DEALER_OFF_HOUSE_WAY = "dealer_off_house_way"
+"""The fault a live table raises when the dealer's hand is exposed set off the house way."""
 S = TypeVar("S")
 
 
@@ -101,9 +103,14 @@ class ShowdownEngine(RoundEngine[S]):
         actual, _ = self._setting_for("expose_dealer", HOUSE, setting, hand)
         pieces = self.game.pieces(actual)
         house_way, rule = self.game.house_way(pieces)
-        return self._append({"type": "dealer_exposed", "v": 1, "position": HOUSE,
-                             "hand": list(pieces), "setting": str(actual),
-                             "house_way": str(house_way), "rule": rule}, who.actor, who.role)
+        record = self._append({"type": "dealer_exposed", "v": 1, "position": HOUSE,
+                               "hand": list(pieces), "setting": str(actual),
+                               "house_way": str(house_way), "rule": rule}, who.actor, who.role)
+        if self.hold_deviations and str(actual) != str(house_way):
+            self._fault(DEALER_OFF_HOUSE_WAY, f"the dealer's hand {actual} is not the house "
+                        f"way's {house_way} ({rule}): the supervisor corrects it or lets it "
+                        f"stand", position=HOUSE)
+        return record
 
     # --- the camera --------------------------------------------------------------------------
 
