@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these 
     from ..live import Table as LiveTable
     from ..table import TableDevices
     from ..table.camera import LayoutCamera
+    from ..table.live import LiveLoop
+    from ..table.recording import SessionRecorder
 
 log = logging.getLogger(__name__)
 
@@ -254,7 +256,9 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
     sock = None if args.no_display else listening_socket(args.host, args.port, _PORT_HINT)
     pins = _pin_factory(hardware)  # a machine without GPIO for real devices: here
     setup = make_setup(args, hardware, profile)  # a bad staff file stops here too
-    where = _journal_path(args)
+    recorder = _recorder(args, table_file)  # a folder already recorded stops here
+    where = str(recorder.journal) if recorder is not None and not args.journal \
+        else _journal_path(args)
     log_beside(args, where)  # a table's log file beside its journal, unless --log-file says
     try:  # the only writer of its journal, keyed (demo makes PATH.key when no key is given)
         journal = open_writer(where, args, f"paigow {args.command}",
@@ -264,7 +268,7 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
     display: _Display | None = None
     try:
         with open_table(hardware, args.game, seed=args.seed, pin_factory=pins,
-                        camera=lambda: setup.camera(where)) as devices:
+                        camera=lambda: setup.camera(where), recorder=recorder) as devices:
             engine = _engine(journal, args.game, profile, devices)
             engine.hold_deviations = setup.hold_deviations
             table = LiveTable(engine) if sock is None else Table(engine)
@@ -284,6 +288,9 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
                               f"{display.desk.open(member)}", flush=True)
                 on_duty = display.desk.on_duty  # acts journaled as who is signed in
             loop = setup.loop(table, devices, on_duty)
+            if recorder is not None:
+                _record_inputs(recorder, table, loop)
+                print(f"recording to {recorder.folder}", flush=True)
             print("Ctrl-C stops (the open round is voided)"
                   + ("" if args.rounds is None else f"; {args.rounds} round(s) to play"),
                   flush=True)
@@ -308,7 +315,39 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
         elif sock is not None:
             sock.close()
         journal.close()
+        if recorder is not None:
+            recorder.close()
     return 0
+
+
+def _recorder(args: argparse.Namespace, table_file: str | Path) -> SessionRecorder | None:
+    """The session's recorder when ``--record DIR`` is given."""
+    folder = getattr(args, "record", None)
+    if folder is None:
+        return None
+    from ..table.recording import SessionRecorder
+
+    return SessionRecorder(folder, game=args.game, table=str(table_file), seed=args.seed)
+
+
+def _record_inputs(recorder: SessionRecorder, table: LiveTable, loop: Loop) -> None:
+    """Every act and note asked of the table, and every panel press, into the recording's
+    inputs; the loop's own acts (on its thread) are marked as the loop's."""
+    from ..table.live import LiveLoop
+
+    if not isinstance(loop, LiveLoop):
+        raise UsageError("only the live table (paigow run) is recorded")
+    record_inputs(recorder, table, loop)
+
+
+def record_inputs(recorder: SessionRecorder, table: LiveTable, loop: LiveLoop) -> None:
+    """Wire ``table`` and ``loop`` to write what people do into ``recorder``'s inputs."""
+    def observe(kind: str, who: Who, what: Mapping[str, Any]) -> None:
+        by = "loop" if threading.get_ident() == loop.thread else "display"
+        recorder.input(kind, who, by=by, **what)
+
+    table.observe = observe
+    loop.on_press = lambda button: recorder.input("press", button=button.value)
 
 
 def frames_beside(journal: str) -> Path:
@@ -380,6 +419,9 @@ def add_parsers(subparsers: Any) -> None:
                                           "display")
     p.add_argument("--table", required=True, metavar="FILE",
                    help="the table's hardware file, e.g. config/tables/NAME.toml")
+    p.add_argument("--record", metavar="DIR",
+                   help="record the session into DIR (a new folder): the device lines' bytes, "
+                        "the people's inputs and the journal (docs/recordings.md)")
     p.add_argument("--staff", metavar="FILE",
                    help="who may sign in at the display (default: config/staff/NAME.toml "
                         "for table NAME if it exists, else nobody: read-only)")

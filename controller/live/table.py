@@ -30,6 +30,9 @@ from ..round.oversight import OversightEngine
 from ..round.recovery import Recovery, recover
 from .visibility import SIGHTS, Sight, record_for, records_for, showdown_seq
 
+Observer = Callable[[str, Who, Mapping[str, Any]], None]
+"""(``"act"`` or ``"note"``, who, what): what ``Table.observe`` is told."""
+
 QUEUE_LIMIT = 1000
 """Records a slow viewer may fall behind before it is dropped (it reconnects and catches up)."""
 
@@ -107,6 +110,8 @@ class Table:
         self.engine = engine
         self.limits = limits or EventLimits()
         self.lock = threading.RLock()
+        self.observe: Observer | None = None
+        """Told every act asked and every note, before it is done (a recording's inputs)."""
         self.ahead: Callable[[str, Who], AbstractContextManager[None]] = _nothing_ahead
         """Wraps each act outside the lock: the table's devices answer ahead of their act there
         (``controller.table.ahead``), so no device wait holds the lock."""
@@ -127,6 +132,8 @@ class Table:
         method = getattr(self.engine, name, None)
         if method is None or name.startswith("_") or not callable(method):
             raise IllegalActError(name, f"this table plays {self.engine.game.name}")
+        if self.observe is not None:
+            self.observe("act", who, {"act": name, "args": list(args), "kwargs": kwargs})
         with self.ahead(name, who), self.lock:
             head = self.journal.head()[0]
             try:
@@ -139,6 +146,8 @@ class Table:
     def note(self, payload: Mapping[str, Any], who: Who) -> Record:
         """Append a table-level record (no round: a sign-in, a sign-out) for ``who`` under the
         lock, and publish it."""
+        if self.observe is not None:
+            self.observe("note", who, {"payload": dict(payload)})
         with self.lock:
             record = self.journal.append(payload, actor=who.actor, role=who.role)
             self.publish([record])

@@ -24,6 +24,7 @@ from firmware_interfaces.errors import DeviceConfigError, DeviceError, DeviceRef
 from firmware_interfaces.events import DeviceEvent, EventQueue
 from firmware_interfaces.gpio import ButtonPress, DealerPanel, PinFactory, mock_factory
 from firmware_interfaces.link_config import Timing
+from firmware_interfaces.port import Connector
 from firmware_interfaces.shaker import ShakerDriver
 from firmware_interfaces.shuffler import ShufflerDriver
 from firmware_interfaces.table_config import SerialDevice, TableHardware, parse_table
@@ -35,6 +36,7 @@ from .camera_config import hardware_text
 from .dice_port import SerialDicePort
 from .errors import TableConfigError, TableDeviceError
 from .processes import FaultValue, SimProcess
+from .recording import SessionRecorder
 from .shuffler_port import SerialShufflerPort
 
 SIM_SCHEME = "sim://"
@@ -103,7 +105,7 @@ def _sim_device(kind: str, device: SerialDevice, table: str) -> bool:
 def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack,
                  sims: dict[str, SimProcess], where: str, seed: int | None,
                  faults: Mapping[str, FaultValue], timing: Timing | None,
-                 events: queue.Queue[DeviceEvent]) -> D:
+                 events: queue.Queue[DeviceEvent], recorder: SessionRecorder | None) -> D:
     url, expected = device.url, device.expected
     if _sim_device(kind, device, where):
         # A simulator we start answers the hello's challenge with the table's key, or with a
@@ -116,8 +118,13 @@ def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack
     elif faults:
         raise TableConfigError(f"{where}: simulator faults {sorted(faults)} given for "
                                f"the real {kind} at {url!r}")
+    target: str | Connector = url
+    if recorder is not None:  # every byte of the line into the recording
+        line = recorder.line(kind, url)
+        stack.callback(line.close)  # after the driver's close, registered below
+        target = line.connect
     try:
-        driver: D = cls.open(url, expected, timing=timing, name=f"{kind}-1",
+        driver: D = cls.open(target, expected, timing=timing, name=f"{kind}-1",
                              on_event=events.put)
     except DeviceRefused as err:
         raise TableDeviceError(f"{where}: [{kind}] at {url!r} refused: {err}") from err
@@ -133,12 +140,14 @@ def _open_driver(cls: type[D], kind: str, device: SerialDevice, stack: ExitStack
 def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None = None,
                timing: Timing | None = None, pin_factory: PinFactory | None = None,
                sim_faults: Mapping[str, Mapping[str, FaultValue]] | None = None,
-               camera: Callable[[], LayoutCamera | None]) -> TableDevices:
+               camera: Callable[[], LayoutCamera | None],
+               recorder: SessionRecorder | None = None) -> TableDevices:
     """Open the devices of a ``game`` (``poker`` or ``tiles``) table described by ``table``.
 
     ``camera`` makes the camera that reads the layout: the caller chooses it (the product never
     picks a simulated one for itself), and it is made once the table file is checked, before
     any device process starts, so a camera that cannot be made stops the start-up cleanly;
+    ``recorder`` (a session being recorded) gets every byte of each device line;
     ``seed`` makes the simulators repeatable (``None``: secrets);
     ``sim_faults`` gives start-up faults per simulator (``{"shuffler": {"cards": 52}}``);
     ``pin_factory`` defaults to a ``MockFactory`` when every serial device is simulated, and
@@ -179,13 +188,14 @@ def open_table(table: str | Path | TableHardware, game: str, *, seed: int | None
         if game == "poker":
             assert hardware.shuffler is not None
             driver = _open_driver(ShufflerDriver, "shuffler", hardware.shuffler, stack, sims,
-                                  where, seed, faults.get("shuffler", {}), timing, events)
+                                  where, seed, faults.get("shuffler", {}), timing, events,
+                                  recorder)
             try:
                 shuffler = SerialShufflerPort(driver, timing=timing)
             except PortError as err:
                 raise TableDeviceError(f"{where}: [shuffler] {err}") from err
         shaker = _open_driver(ShakerDriver, "shaker", hardware.shaker, stack, sims, where,
-                              seed, faults.get("shaker", {}), timing, events)
+                              seed, faults.get("shaker", {}), timing, events, recorder)
         dice = SerialDicePort(shaker, timing=timing)
         factory = pin_factory or mock_factory()
         if pin_factory is None:

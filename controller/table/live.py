@@ -115,6 +115,11 @@ class LiveLoop:
                  on_duty: Callable[[Role], Who | None], rounds: int | None = None,
                  out: Callable[[str], None] = print, poll: float = POLL) -> None:
         self.rounds = rounds
+        self.on_press: Callable[[PanelButton], None] | None = None
+        """Told each panel press before it is done (a recording's inputs)."""
+        self.thread: int | None = None
+        """The identity of the thread the loop runs on, once it runs: its acts are the
+        machine's, any other thread's are people's (at the display)."""
         self.table = table
         self.engine = table.engine
         self.devices = devices
@@ -143,6 +148,7 @@ class LiveLoop:
     def run(self) -> LiveSummary:
         """Recover a round left open, then serve the table until ``stop`` or ``rounds``
         rounds are closed."""
+        self.thread = threading.get_ident()
         done = self.table.recover()
         for round_id, reason in done.voided:
             self.out(f"{round_id} voided at start-up: {reason}")
@@ -176,6 +182,8 @@ class LiveLoop:
     def press(self, press: ButtonPress) -> None:
         """Do the act ``press`` stands for now, as the dealer on duty."""
         button = press.button
+        if self.on_press is not None:
+            self.on_press(button)
         if button in (PanelButton.VOID, PanelButton.CALL_SUPERVISOR):
             self._call_supervisor(button)
             return

@@ -1,0 +1,93 @@
+"""Recording a live session: the device lines' bytes, the people's inputs in order (the
+loop's own acts marked as the loop's), the journal, under one header."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.commands.table import record_inputs
+from controller.journal import Role, open_journal
+from controller.round import Phase, Who
+from controller.table import open_table
+from controller.table.errors import TableConfigError
+from controller.table.recording import FORMAT, SessionRecorder, read_inputs
+from firmware_interfaces.capture_file import load_capture
+from firmware_interfaces.gpio import PanelButton
+from tests.cli_run import run
+
+from .conftest import SIM_TABLE, TIMING
+from .test_live import Live
+
+DEALER = Who.dealer("ann")
+
+
+def test_a_live_round_is_recorded_with_its_inputs_and_device_lines(tmp_path: Path) -> None:
+    folder = tmp_path / "rec"
+    recorder = SessionRecorder(folder, game="poker", table=str(SIM_TABLE), seed=4)
+    journal = open_journal(recorder.journal)
+    devices = open_table(SIM_TABLE, "poker", seed=4, timing=TIMING, camera=lambda: None,
+                         recorder=recorder)
+    live = Live(devices, journal, {Role.DEALER: DEALER})
+    record_inputs(recorder, live.table, live.loop)
+    live.thread.start()
+    try:
+        live.press(PanelButton.NEW_ROUND)
+        live.until(lambda: live.phase() is Phase.BETTING)
+        live.table.act("take_bet", DEALER, 3, 2500)  # at the display
+        live.press(PanelButton.CONFIRM)
+        live.until(lambda: live.phase() is Phase.DEALT)
+        live.press(PanelButton.SHAKE)
+        live.until(lambda: live.phase() is Phase.SETTING)
+    finally:
+        live.loop.stop()
+        live.thread.join(timeout=10)
+        devices.close()
+        journal.close()
+        recorder.close()
+
+    header = json.loads((folder / "recording.json").read_text())
+    assert header["format"] == FORMAT and header["version"] == 1 and header["game"] == "poker"
+    assert header["serial"] == {"shuffler": "serial/shuffler.jsonl",
+                                "shaker": "serial/shaker.jsonl"}
+    for kind in ("shuffler", "shaker"):
+        capture = load_capture(folder / header["serial"][kind])
+        ops = [step.op for step in capture.steps]
+        assert capture.header.device == kind and ops[0] == "open" and ops[-1] == "close"
+        assert "write" in ops and "read" in ops
+    inputs = read_inputs(folder)
+    presses = [i["button"] for i in inputs if i["input"] == "press"]
+    assert presses == ["new_round", "confirm", "shake"]
+    display = [i for i in inputs if i["input"] == "act" and i["by"] == "display"]
+    assert [(i["act"], i["args"], i["actor"]) for i in display] == [
+        ("take_bet", [3, 2500], "ann")]
+    loop = {i["act"] for i in inputs if i["input"] == "act" and i["by"] == "loop"}
+    assert {"open_round", "close_bets", "shuffle", "deal_packet", "roll"} <= loop
+    times = [i["t"] for i in inputs]
+    assert times == sorted(times)
+    with open_journal(folder / "journal.sqlite", create=False) as kept:
+        assert "packet" in [r.kind for r in kept.records()]
+
+
+def test_a_folder_already_recorded_is_refused(tmp_path: Path) -> None:
+    SessionRecorder(tmp_path, game="tiles", table="t.toml", seed=None).close()
+    with pytest.raises(TableConfigError, match="already holds a recording"):
+        SessionRecorder(tmp_path, game="tiles", table="t.toml", seed=None)
+
+
+def test_a_bad_inputs_line_is_named(tmp_path: Path) -> None:
+    SessionRecorder(tmp_path, game="tiles", table="t.toml", seed=None).close()
+    (tmp_path / "inputs.jsonl").write_text('{"t": 0.1, "input": "press"}\nnot json\n')
+    with pytest.raises(TableConfigError, match=r"inputs\.jsonl:2: not JSON"):
+        read_inputs(tmp_path)
+
+
+def test_run_refuses_a_recorded_folder_before_any_device_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    SessionRecorder(tmp_path / "rec", game="poker", table="t.toml", seed=None).close()
+    code, _, err = run(capsys, "run", "--table", str(SIM_TABLE), "--port", "0", "--record",
+                       str(tmp_path / "rec"), "--journal", str(tmp_path / "j.sqlite"))
+    assert code == 2 and err.count("\n") == 1 and "already holds a recording" in err
+    assert not (tmp_path / "j.sqlite").exists()
