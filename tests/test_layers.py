@@ -131,9 +131,9 @@ CONTROLLER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("config", "journal"),
     ("profiles", "analysis"),
     ("round", "settle"),
-    ("live", "replay", "staff", "audit"),
+    ("live", "staff", "audit"),
     ("table", "display"),
-    ("simulation",),
+    ("replay", "simulation"),
     ("commands",),
     ("cli",),
 )

@@ -1,4 +1,7 @@
-"""``paigow replay JOURNAL [--round ID] [--json]``: re-run recorded rounds, report differences.
+"""``paigow replay JOURNAL [--round ID] [--json]``: re-run recorded rounds, report differences;
+``paigow replay DIR [--json]``: replay a recorded session (``controller.replay.recording``)
+with no hardware, its last line with ``--json`` one object (``rounds``, ``differences``,
+``camera_frames``, ``first_difference``, ``inputs``).
 
 One line per round (one JSON object per round with ``--json``); exit 0 when every replayed
 round wrote what was recorded, 1 on any difference, 2 when the journal cannot be read.  The
@@ -14,6 +17,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ..errors import ControllerError
@@ -34,7 +38,11 @@ class ReplayCommandError(ControllerError):
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Replay the journal's rounds; 0 when all are the same, 1 on a difference."""
+    """Replay the journal's rounds, or a recorded session (a folder); 0 when all is the same,
+    1 on a difference."""
+    folder = Path(args.journal)
+    if folder.is_dir():
+        return _replay_recording(args, folder)
     try:
         journal = open_reader(args.journal, args.key_file)
     except JournalCommandError as err:
@@ -62,11 +70,48 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _replay_recording(args: argparse.Namespace, folder: Path) -> int:
+    """``paigow replay DIR``: the session recorded in ``folder``, against its journal."""
+    from ..replay.recording import RecordingError, read_header, replay_recording
+
+    try:
+        read_header(folder)
+        journal = open_reader(str(folder / "journal.sqlite"), args.key_file)
+    except (RecordingError, JournalCommandError) as err:
+        raise ReplayCommandError(str(err)) from err
+    try:
+        try:
+            banner = verify_first(journal, args.unverified, "replay")
+        except JournalUnverifiedError as err:
+            print(f"paigow: {err}", file=sys.stderr)
+            return 1
+        except JournalCommandError as err:
+            raise ReplayCommandError(str(err)) from err
+        if banner is not None:
+            print(json.dumps({"unverified": banner}) if args.json else banner)
+        try:
+            result = replay_recording(folder, journal)
+        except RecordingError as err:
+            raise ReplayCommandError(str(err)) from err
+    finally:
+        journal.close()
+    if args.json:
+        print(json.dumps(result.to_json(), sort_keys=True))
+    elif result.ok:
+        print(f"{folder}: {result.rounds} round(s), {result.inputs} input(s) replayed; the "
+              f"journal is the recorded one")
+    else:
+        print(f"{folder}: differs: {result.differences[0]}", file=sys.stderr)
+    return 0 if result.ok else 1
+
+
 def add_parsers(subparsers: Any) -> None:
     """Register ``replay`` on an ``add_subparsers()`` object."""
     p = subparsers.add_parser("replay", help="re-run recorded rounds; exit 1 on a difference")
-    p.add_argument("journal", metavar="JOURNAL",
-                   help="an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB")
+    p.add_argument("journal", metavar="JOURNAL|DIR",
+                   help="an SQLite file (or sqlite:PATH) or postgresql://USER@HOST/DB; or a "
+                        "recording folder (paigow run --record DIR): the session replayed "
+                        "with no hardware")
     p.add_argument("--round", metavar="ID", help="only this round")
     p.add_argument("--json", action="store_true", help="one JSON object per round")
     p.add_argument(UNVERIFIED_FLAG, action="store_true",

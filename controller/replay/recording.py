@@ -1,0 +1,206 @@
+"""Replaying a recorded session (``paigow replay DIR``): the same engine and device drivers,
+the serial lines answering from the captured bytes, the recorded inputs done in order, and the
+journal it writes compared with the recorded one.
+
+Each act of the inputs (``docs/recordings.md``) is asked again, by the same person and role,
+in the order it was asked, the machine's acts too: the drivers then make the same requests,
+and the capture replays (``firmware_interfaces.replay_port``) check every byte the host
+writes and answer with what the device said.  Device bytes are released up to the time of the
+next input, so an event the device sent between two inputs arrives between them again.  The
+replay writes into a scratch journal (unkeyed, thrown away); the first record that differs from
+the recording, in kind, actor, role or payload, is the difference reported.  It runs as fast as
+the engine goes: no recorded wait is kept.
+
+Not replayed yet: the camera's frames (a live recording does not hold them yet), so a
+recorded camera read is compared but made by no camera (a difference on a table with one).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_interfaces.capture_file import CaptureFileError
+from firmware_interfaces.errors import DeviceError
+from firmware_interfaces.identity import Expected
+from firmware_interfaces.replay_port import Replay
+from firmware_interfaces.shaker import ShakerDriver
+from firmware_interfaces.shuffler import ShufflerDriver
+
+from ..errors import ControllerError
+from ..journal import UNKEYED, Journal, Record, Role, StepClock, open_journal
+from ..live import Table
+from ..profiles.poker import load_profile
+from ..profiles.tiles import load_tile_profile
+from ..round import PokerRound, TileRound, Who
+from ..round.errors import IllegalActError, PortError
+from ..round.oversight import OversightEngine
+from ..table.dice_port import SerialDicePort
+from ..table.recording import FORMAT, HEADER, VERSION, read_inputs
+from ..table.shuffler_port import SerialShufflerPort
+
+
+class RecordingError(ControllerError):
+    """A recording that cannot be replayed: a bad header, a missing part; one line."""
+
+
+@dataclass
+class RecordingReplay:
+    """What a recording's replay found: rounds replayed, the differences (the first one
+    stops it), and the camera frames read."""
+
+    rounds: int = 0
+    differences: list[str] = field(default_factory=list)
+    camera_frames: int = 0
+    inputs: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when the replay wrote what was recorded."""
+        return not self.differences
+
+    def to_json(self) -> dict[str, Any]:
+        """``paigow replay DIR --json``'s last line."""
+        return {"rounds": self.rounds, "differences": len(self.differences),
+                "first_difference": self.differences[0] if self.differences else None,
+                "camera_frames": self.camera_frames, "inputs": self.inputs}
+
+
+def read_header(folder: Path) -> Mapping[str, Any]:
+    """The recording's header, checked."""
+    path = folder / HEADER
+    try:
+        header = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RecordingError(f"{str(folder)!r} holds no recording ({HEADER} is missing)") \
+            from None
+    except (OSError, json.JSONDecodeError) as err:
+        raise RecordingError(f"{path}: cannot be read: {err}") from err
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise RecordingError(f"{path}: not a {FORMAT} header")
+    if header.get("version") != VERSION:
+        raise RecordingError(f"{path}: version {header.get('version')!r}; this reads "
+                             f"version {VERSION}")
+    if header.get("game") not in ("poker", "tiles"):
+        raise RecordingError(f"{path}: game {header.get('game')!r} is not poker or tiles")
+    return header
+
+
+class _Clock:
+    """The replay's place on the recording's time line (device bytes wait for it)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def replay_recording(folder: str | Path, recorded: Journal) -> RecordingReplay:
+    """Replay the recording in ``folder`` against its journal ``recorded``."""
+    root = Path(folder)
+    header = read_header(root)
+    inputs = read_inputs(root)
+    opened = [r for r in recorded.records() if r.kind == "round_opened"]
+    profile_name = str(opened[0].payload().get("profile")) if opened else None
+    clock = _Clock()
+    # The lines were opened (their hellos answered) before the first input came.
+    clock.now = float(inputs[0]["t"]) if inputs else float("inf")
+    replays: dict[str, Replay] = {}
+    drivers: list[ShufflerDriver | ShakerDriver] = []
+    result = RecordingReplay(inputs=len(inputs))
+    with (tempfile.TemporaryDirectory(prefix="paigow-replay-") as scratch,
+          open_journal(Path(scratch) / "replay.db", clock=StepClock(), key=UNKEYED) as into):
+        try:
+            engine = _engine(header, profile_name, root, into, clock, replays, drivers)
+            table = Table(engine)
+            for number, entry in enumerate(inputs):
+                clock.now = float(inputs[number + 1]["t"]) if number + 1 < len(inputs) \
+                    else float("inf")
+                difference = _do(table, entry, number)
+                if difference is not None:
+                    result.differences.append(difference)
+                    break
+        finally:
+            for driver in drivers:
+                driver.close()
+        if result.ok:
+            for kind, replay in replays.items():
+                try:
+                    replay.check_complete()
+                except DeviceError as err:
+                    result.differences.append(f"the {kind} line: {err}")
+                    break
+        if result.ok:
+            difference = _compare(list(recorded.records()), list(into.records()))
+            if difference is not None:
+                result.differences.append(difference)
+        result.rounds = sum(1 for r in into.records() if r.kind == "round_opened")
+    return result
+
+
+def _engine(header: Mapping[str, Any], profile_name: str | None, root: Path, into: Journal,
+            clock: _Clock, replays: dict[str, Replay],
+            drivers: list[ShufflerDriver | ShakerDriver]) -> OversightEngine[Any]:
+    serial = header.get("serial") or {}
+
+    def line(kind: str) -> Replay:
+        if kind not in serial:
+            raise RecordingError(f"the recording holds no {kind} line")
+        try:
+            replays[kind] = Replay(root / str(serial[kind]), clock=clock)
+        except (CaptureFileError, OSError) as err:
+            raise RecordingError(f"the {kind} line: {err}") from err
+        return replays[kind]
+
+    shaker = ShakerDriver.open(line("shaker").connect, Expected("shaker"), name="shaker-1")
+    drivers.append(shaker)
+    dice = SerialDicePort(shaker)
+    if header["game"] == "tiles":
+        tiles = load_tile_profile(profile_name) if profile_name else load_tile_profile()
+        return TileRound(into, tiles, dice, None)
+    shuffler = ShufflerDriver.open(line("shuffler").connect, Expected("shuffler"),
+                                   name="shuffler-1")
+    drivers.append(shuffler)
+    poker = load_profile(profile_name) if profile_name else load_profile()
+    return PokerRound(into, poker, SerialShufflerPort(shuffler), dice, None)
+
+
+def _do(table: Table, entry: Mapping[str, Any], number: int) -> str | None:
+    """Do one recorded input again; a refusal is the difference."""
+    kind = entry["input"]
+    if kind == "press":
+        return None  # the act the loop did for it follows in the inputs
+    try:
+        who = Who(str(entry["actor"]), Role(str(entry["role"])))
+    except (KeyError, ValueError) as err:
+        return f"input {number + 1}: no valid actor and role ({err})"
+    try:
+        if kind == "note":
+            table.note(dict(entry.get("payload") or {}), who)
+        elif kind == "act":
+            table.act(str(entry["act"]), who, *entry.get("args", []),
+                      **dict(entry.get("kwargs") or {}))
+    except (IllegalActError, PortError) as err:
+        return f"input {number + 1} ({entry.get('act', kind)}): the replay refused: {err}"
+    except DeviceError as err:
+        return f"input {number + 1} ({entry.get('act', kind)}): a device line differs: {err}"
+    return None
+
+
+def _compare(recorded: list[Record], replayed: list[Record]) -> str | None:
+    """The first record that differs, or None."""
+    for old, new in zip(recorded, replayed, strict=False):
+        if (old.kind, old.actor, old.role, old.payload()) != \
+                (new.kind, new.actor, new.role, new.payload()):
+            return f"record {old.seq} ({old.kind}): recorded {old.event}, replayed {new.event}"
+    if len(recorded) != len(replayed):
+        return f"the recording has {len(recorded)} records, the replay wrote {len(replayed)}"
+    return None
+
+
+__all__ = ["RecordingError", "RecordingReplay", "read_header", "replay_recording"]
