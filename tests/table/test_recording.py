@@ -84,30 +84,8 @@ def test_a_replay_names_the_first_difference(recorded: Path, tmp_path: Path) -> 
     assert "(bet)" in result.differences[0] and "1000" in result.differences[0]
 
 
-def test_a_live_round_is_recorded_with_its_inputs_and_device_lines(tmp_path: Path) -> None:
-    folder = tmp_path / "rec"
-    recorder = SessionRecorder(folder, game="poker", table=str(SIM_TABLE), seed=4)
-    journal = open_journal(recorder.journal)
-    devices = open_table(SIM_TABLE, "poker", seed=4, timing=TIMING, camera=lambda: None,
-                         recorder=recorder)
-    live = Live(devices, journal, {Role.DEALER: DEALER})
-    record_inputs(recorder, live.table, live.loop)
-    live.thread.start()
-    try:
-        live.press(PanelButton.NEW_ROUND)
-        live.until(lambda: live.phase() is Phase.BETTING)
-        live.table.act("take_bet", DEALER, 3, 2500)  # at the display
-        live.press(PanelButton.CONFIRM)
-        live.until(lambda: live.phase() is Phase.DEALT)
-        live.press(PanelButton.SHAKE)
-        live.until(lambda: live.phase() is Phase.SETTING)
-    finally:
-        live.loop.stop()
-        live.thread.join(timeout=10)
-        devices.close()
-        journal.close()
-        recorder.close()
-
+def test_a_live_round_is_recorded_with_its_inputs_and_device_lines(recorded: Path) -> None:
+    folder = recorded
     header = json.loads((folder / "recording.json").read_text())
     assert header["format"] == FORMAT and header["version"] == 1 and header["game"] == "poker"
     assert header["serial"] == {"shuffler": "serial/shuffler.jsonl",
@@ -119,12 +97,14 @@ def test_a_live_round_is_recorded_with_its_inputs_and_device_lines(tmp_path: Pat
         assert "write" in ops and "read" in ops
     inputs = read_inputs(folder)
     presses = [i["button"] for i in inputs if i["input"] == "press"]
-    assert presses == ["new_round", "confirm", "shake"]
+    assert presses == ["new_round", "confirm", "shake", "confirm", "confirm"]
     display = [i for i in inputs if i["input"] == "act" and i["by"] == "display"]
     assert [(i["act"], i["args"], i["actor"]) for i in display] == [
-        ("take_bet", [3, 2500], "ann")]
+        ("take_bet", [3, 2500], "ann"), ("take_bet", [6, 1000], "ann"),
+        ("set_hand", [3], "ann"), ("set_hand", [6], "ann")]
     loop = {i["act"] for i in inputs if i["input"] == "act" and i["by"] == "loop"}
-    assert {"open_round", "close_bets", "shuffle", "deal_packet", "roll"} <= loop
+    assert {"open_round", "close_bets", "shuffle", "deal_packet", "roll", "expose_dealer",
+            "settle"} <= loop
     times = [i["t"] for i in inputs]
     assert times == sorted(times)
     with open_journal(folder / "journal.sqlite", create=False) as kept:
