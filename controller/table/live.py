@@ -94,6 +94,7 @@ class LiveSummary:
     settled: int = 0
     voided: int = 0
     refused: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
     stopped: bool = False
     halted: str | None = None
 
@@ -168,14 +169,29 @@ class LiveLoop:
         return self.summary
 
     def step(self) -> None:
-        """One turn: a press if one came within ``poll``, then the machine's next act."""
+        """One turn: a press if one came within ``poll``, what the devices said meanwhile,
+        then the machine's next act."""
         try:
             press = self.devices.presses.get(timeout=self.poll)
         except queue.Empty:
             press = None
         if press is not None:
             self.press(press)
+        self.device_events()
         self.machine()
+
+    def device_events(self) -> None:
+        """Say and log what the devices sent on their own (a door or lid opened, a line lost
+        and back, a device's fault): the round's faults come from the acts themselves."""
+        events = getattr(self.devices, "events", None)
+        while events is not None:
+            try:
+                event = events.get_nowait()
+            except queue.Empty:
+                return
+            log.warning("device event: %s", event)
+            self.summary.events.append(str(event))
+            self.out(f"  device: {event}")
 
     # --- the dealer's panel --------------------------------------------------------------------
 

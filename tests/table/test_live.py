@@ -157,3 +157,11 @@ def test_calling_the_supervisor_from_the_panel_blinks_amber(live: Callable[..., 
     table.press(PanelButton.CALL_SUPERVISOR)
     table.until(lambda: any("supervisor called" in line for line in table.lines))
     assert str(table.devices.panel.light.pattern) == "amber=blink"
+
+
+def test_what_a_device_sends_on_its_own_is_said_and_logged(live: Callable[..., Live]) -> None:
+    table = live("poker")
+    assert table.devices.shuffler is not None
+    table.devices.shuffler.control(door=True)
+    table.until(lambda: any("door" in e.lower() for e in table.loop.summary.events))
+    assert any("device: shuffler" in line for line in table.lines)
