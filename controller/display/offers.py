@@ -26,11 +26,15 @@ _ANY_CUT = "foot-say"
 """A named cut with no options: stands in for the banker's call when asking ``can_cut``."""
 
 
-def role_acts(engine: OversightEngine[Any], who: Who, faults: Sequence[str]) -> list[str]:
+def role_acts(engine: OversightEngine[Any], who: Who, faults: Sequence[str],
+              machine: frozenset[str] = frozenset()) -> list[str]:
     """The acts ``who`` could do now: the plain ones, and those whose arguments the page asks
-    for (``void``, ``bank``, ``clear_fault``) asked with stand-in values."""
+    for (``void``, ``bank``, ``clear_fault``) asked with stand-in values; never the acts the
+    table's own loop does (``machine``)."""
     allowed = []
     for act in _PLAIN_ACTS:
+        if act in machine:
+            continue
         check: Callable[[Who], bool] | None = getattr(engine, f"can_{act}", None)
         if check is not None and check(who):
             allowed.append(act)

@@ -33,7 +33,8 @@ class Table(LiveTable):
     def view(self, sight: Sight = Sight.SUPERVISOR) -> TableView:
         """The current round as ``sight`` may see it (made afresh)."""
         with self.lock:
-            return table_view(self.engine, self.journal.active_faults(), sight)
+            return table_view(self.engine, self.journal.active_faults(), sight,
+                              machine=self.machine_acts)
 
     def publish(self, records: Iterable[Record]) -> None:
         """Forget cached answers (the round changed), then feed the viewers."""

@@ -259,7 +259,8 @@ def _public_alerts(alerts: list[AlertView]) -> list[AlertView]:
 
 
 def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
-               sight: Sight = Sight.SUPERVISOR) -> TableView:
+               sight: Sight = Sight.SUPERVISOR, *,
+               machine: frozenset[str] = frozenset()) -> TableView:
     """The dealer screen for the engine's current round (empty seats before the first), as
     ``sight`` may see it: the hands it may not see yet are face down (``docs/security.md``)."""
     game, state = engine.game, engine.round
@@ -323,8 +324,8 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
         "dice": list(state.dice.faces) if state and state.dice else None,
         "seats": seats, "dealer": dealer,
         "alerts": _public_alerts(alerts) if public else alerts,
-        "can": {"dealer": role_acts(engine, Who.dealer(), fault_ids),
-                "supervisor": role_acts(engine, Who.supervisor(), fault_ids)},
+        "can": {"dealer": role_acts(engine, Who.dealer(), fault_ids, machine),
+                "supervisor": role_acts(engine, Who.supervisor(), fault_ids, machine)},
         "last_seq": state.records[-1].seq if state and state.records else None,
         "limits": {"min_bet": limits.min_bet, "max_bet": limits.max_bet,
                    "fortune_min": limits.fortune_min, "fortune_max": limits.fortune_max},

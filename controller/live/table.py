@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ControllerError
-from ..journal import Journal, Record, RoundRecall
+from ..journal import Journal, Record, Role, RoundRecall
 from ..round import IllegalActError, Who
 from ..round.oversight import OversightEngine
 from ..round.recovery import Recovery, recover
@@ -110,6 +110,9 @@ class Table:
         self.engine = engine
         self.limits = limits or EventLimits()
         self.lock = threading.RLock()
+        self.machine_acts: frozenset[str] = frozenset()
+        """Acts the table's own loop does (a live table deals itself): asked by anyone else,
+        they are refused, and the display does not offer them."""
         self.observe: Observer | None = None
         """Told every act asked and every note, before it is done (a recording's inputs)."""
         self.ahead: Callable[[str, Who], AbstractContextManager[None]] = _nothing_ahead
@@ -132,6 +135,8 @@ class Table:
         method = getattr(self.engine, name, None)
         if method is None or name.startswith("_") or not callable(method):
             raise IllegalActError(name, f"this table plays {self.engine.game.name}")
+        if name in self.machine_acts and who.role is not Role.SYSTEM:
+            raise IllegalActError(name, "the table's loop does this act itself")
         if self.observe is not None:
             self.observe("act", who, {"act": name, "args": list(args), "kwargs": kwargs})
         with self.ahead(name, who), self.lock:

@@ -58,6 +58,9 @@ PRESS: dict[PanelButton, dict[Phase | None, str]] = {
 }
 """The dealer's act behind each button, by the round's phase (None: no round open)."""
 
+MACHINE_ACTS = frozenset({"shuffle", "deal_packet", "read_camera"})
+"""The acts the loop does itself: nobody else is offered them or may ask for them."""
+
 POLL = 0.05
 """Seconds the loop waits for a press before it looks at the round again (what the display
 did meanwhile, a device's answer)."""
@@ -133,6 +136,7 @@ class LiveLoop:
         self._ahead = devices_ahead(table, devices)
         if self._ahead is not None:
             table.ahead = self._ahead
+        table.machine_acts = MACHINE_ACTS
 
     def stop(self) -> None:
         """Ask the loop to end (thread-safe, and safe in a signal handler); an open round is
@@ -303,4 +307,4 @@ class LiveLoop:
             panel.light.show(pattern)
 
 
-__all__ = ["PRESS", "LiveLoop", "LiveSummary"]
+__all__ = ["MACHINE_ACTS", "PRESS", "Devices", "LiveLoop", "LiveSummary"]

@@ -15,9 +15,9 @@ from controller.journal import Journal, Role, open_journal
 from controller.live import Table
 from controller.profiles.poker import load_profile
 from controller.profiles.tiles import load_tile_profile
-from controller.round import Phase, PokerRound, TileRound, Who
+from controller.round import IllegalActError, Phase, PokerRound, TileRound, Who
 from controller.table import TableDevices, open_table
-from controller.table.live import LiveLoop
+from controller.table.live import MACHINE_ACTS, LiveLoop
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, PanelButton
 from firmware_interfaces.gpio.tower_light import ROUND_OPEN
 
@@ -165,3 +165,11 @@ def test_what_a_device_sends_on_its_own_is_said_and_logged(live: Callable[..., L
     table.devices.shuffler.control(door=True)
     table.until(lambda: any("door" in e.lower() for e in table.loop.summary.events))
     assert any("device: shuffler" in line for line in table.lines)
+
+
+def test_the_acts_the_loop_does_are_nobody_elses(live: Callable[..., Live]) -> None:
+    table = live("poker")
+    for act in ("shuffle", "deal_packet"):
+        with pytest.raises(IllegalActError, match="the table's loop does this act itself"):
+            table.table.act(act, DEALER)
+    assert table.table.machine_acts == MACHINE_ACTS
