@@ -19,7 +19,7 @@ from controller.round import IllegalActError, Phase, PokerRound, TileRound, Who
 from controller.table import TableDevices, open_table
 from controller.table.live import MACHINE_ACTS, LiveLoop
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, PanelButton
-from firmware_interfaces.gpio.tower_light import ROUND_OPEN
+from firmware_interfaces.gpio.tower_light import LOCKED, ROUND_OPEN
 
 from .conftest import SIM_TABLE, TIMING
 
@@ -173,3 +173,19 @@ def test_the_acts_the_loop_does_are_nobody_elses(live: Callable[..., Live]) -> N
         with pytest.raises(IllegalActError, match="the table's loop does this act itself"):
             table.table.act(act, DEALER)
     assert table.table.machine_acts == MACHINE_ACTS
+
+
+def test_a_device_lost_mid_round_is_a_fault_for_the_supervisor(live: Callable[..., Live],
+                                                               journal: Journal) -> None:
+    table = live("poker")
+    table.press(PanelButton.NEW_ROUND)
+    table.until(lambda: table.phase() is Phase.BETTING)
+    table.table.act("take_bet", DEALER, 2, 2500)
+    assert table.devices.shuffler is not None
+    table.devices.shuffler.inject("lost")  # silent through every retry of the next call
+    table.press(PanelButton.CONFIRM)  # bets closed: the loop's shuffle finds no shuffler
+    table.until(lambda: any(r.kind == "fault_raised" for r in journal.records()))
+    fault = next(r.payload() for r in journal.records() if r.kind == "fault_raised")
+    assert fault["code"] == "device_lost" and fault["critical"]
+    table.until(lambda: table.devices.panel.light.pattern == LOCKED)
+    assert any("device lost during shuffle" in line for line in table.lines)
