@@ -34,6 +34,7 @@ from ..rules.poker.settlement import Settlement, settle
 from ..rules.seat import Bet, HandSet
 from .reader import check_positions, read_bank, read_bets, read_hands, used_positions
 from .reader import read_hand as read_pieces
+from .report import bank_lines, bank_totals
 
 _KEYS = {"game", "profile", "way", "banker", "bank", "co_bank", "hands", "bets"}
 _POT_ONLY = ("pot", "exempt", "antes")
@@ -121,11 +122,7 @@ def settlement_json(result: Settlement[Setting], round_: RoundInput) -> dict[str
         "banker_high_rank": describe5(ev.rank5(banker.high)),
         "variant_push": result.variant_push,
         "seats": seats,
-        "banker_commission": result.banker_commission,
-        "commission_total": result.commission_total,
-        "co_banked": result.co_banked,
-        "banker_share": result.banker_share,
-        "net_by_position": {str(k): v for k, v in sorted(result.net_by_position().items())},
+        **bank_totals(result),
     }
 
 
@@ -140,9 +137,5 @@ def settlement_text(result: Settlement[Setting], round_: RoundInput) -> str:
         lines.append(f"position {seat.bet.position}: wager {format_money(seat.bet.wager):>8}  "
                      f"{outcome:<22} commission {format_money(seat.commission):>6}  "
                      f"net {format_money(seat.net):>9}")
-    if result.co_banked:
-        lines.append(f"co-bank: the bank's {format_money(result.banker_gross)} is shared, position "
-                     f"{result.banker} {format_money(result.banker_share)} (commission "
-                     f"{format_money(result.banker_commission)}), the house the rest")
-    lines.append(f"commission to the house: {format_money(result.commission_total)}")
+    lines.extend(bank_lines(result))
     return "\n".join(lines)

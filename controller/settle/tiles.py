@@ -43,6 +43,7 @@ from .reader import (
     read_hands,
     used_positions,
 )
+from .report import bank_lines, bank_totals
 
 _KEYS = {"game", "profile", "way", "banker", "bank", "co_bank", "hands", "bets"}
 
@@ -142,11 +143,7 @@ def tile_settlement_json(
         "banker_high_rank": describe(banker.high, rules),
         "banker_fouled": result.banker_fouled,
         "seats": seats,
-        "banker_commission": result.banker_commission,
-        "commission_total": result.commission_total,
-        "co_banked": result.co_banked,
-        "banker_share": result.banker_share,
-        "net_by_position": {str(k): v for k, v in sorted(result.net_by_position().items())},
+        **bank_totals(result),
     }
 
 
@@ -164,9 +161,5 @@ def tile_settlement_text(result: Settlement[TileSetting], round_: TileRoundInput
         lines.append(f"position {seat.bet.position}: {hands} wager "
                      f"{format_money(seat.bet.wager):>8}  {outcome:<17} commission "
                      f"{format_money(seat.commission):>6}  net {format_money(seat.net):>9}")
-    if result.co_banked:
-        lines.append(f"co-bank: the bank's {format_money(result.banker_gross)} is shared, position "
-                     f"{result.banker} {format_money(result.banker_share)} (commission "
-                     f"{format_money(result.banker_commission)}), the house the rest")
-    lines.append(f"commission to the house: {format_money(result.commission_total)}")
+    lines.extend(bank_lines(result))
     return "\n".join(lines)
