@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ControllerError
+from ..journal import Journal
 from ..replay.journal import replay_journal
 from .common import run_alone
 from .journal import (
@@ -37,6 +38,21 @@ class ReplayCommandError(ControllerError):
     """A replay that could not run; the message is one line."""
 
 
+def _verified(journal: Journal, args: argparse.Namespace) -> bool:
+    """Verify ``journal`` before anything is replayed (``--unverified``: say so first); False,
+    said on standard error, when it fails."""
+    try:
+        banner = verify_first(journal, args.unverified, "replay")
+    except JournalUnverifiedError as err:
+        print(f"paigow: {err}", file=sys.stderr)
+        return False
+    except JournalCommandError as err:
+        raise ReplayCommandError(str(err)) from err
+    if banner is not None:
+        print(json.dumps({"unverified": banner}) if args.json else banner)
+    return True
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay the journal's rounds, or a recorded session (a folder); 0 when all is the same,
     1 on a difference."""
@@ -48,15 +64,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except JournalCommandError as err:
         raise ReplayCommandError(str(err)) from err
     try:
-        try:
-            banner = verify_first(journal, args.unverified, "replay")
-        except JournalUnverifiedError as err:
-            print(f"paigow: {err}", file=sys.stderr)
+        if not _verified(journal, args):
             return 1
-        except JournalCommandError as err:
-            raise ReplayCommandError(str(err)) from err
-        if banner is not None:
-            print(json.dumps({"unverified": banner}) if args.json else banner)
         report = replay_journal(journal, args.round)
     finally:
         journal.close()
@@ -80,15 +89,8 @@ def _replay_recording(args: argparse.Namespace, folder: Path) -> int:
     except (RecordingError, JournalCommandError) as err:
         raise ReplayCommandError(str(err)) from err
     try:
-        try:
-            banner = verify_first(journal, args.unverified, "replay")
-        except JournalUnverifiedError as err:
-            print(f"paigow: {err}", file=sys.stderr)
+        if not _verified(journal, args):
             return 1
-        except JournalCommandError as err:
-            raise ReplayCommandError(str(err)) from err
-        if banner is not None:
-            print(json.dumps({"unverified": banner}) if args.json else banner)
         try:
             result = replay_recording(folder, journal)
         except RecordingError as err:

@@ -47,6 +47,7 @@ from selenium.common.exceptions import (
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from .page import click, text_of, type_into
 from .test_play import play_home_deal, profile_app
 
 REDRAWN = (StaleElementReferenceException, NoSuchElementException)
@@ -81,45 +82,14 @@ def test_page_shows_the_settled_round(live: str, browser: Any) -> None:
 
 # --- acts from the page --------------------------------------------------------------------
 
-def _click(driver: Any, wait: Any, selector: str) -> str:
-    """Click a button once the view enables it; the message the page shows for the answer."""
-    driver.execute_script("document.getElementById('message').textContent = ''")
-
-    def enabled(d: Any) -> Any:
-        button = d.find_element(By.CSS_SELECTOR, selector)
-        return button if button.is_enabled() else False
-
-    for _ in range(3):  # an alert's button may be redrawn between finding and clicking it
-        try:
-            wait.until(enabled).click()
-            break
-        except StaleElementReferenceException:
-            continue
-    wait.until(lambda d: _text(d, "#message"))
-    return _text(driver, "#message")
-
-
-def _type(driver: Any, selector: str, text: str) -> None:
-    box = driver.find_element(By.CSS_SELECTOR, selector)
-    box.clear()
-    box.send_keys(text)
-
-
-def _text(driver: Any, selector: str) -> str:
-    """An element's text read in one step in the page (no stale reference mid re-render)."""
-    text = driver.execute_script(
-        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", selector)
-    return str(text)
-
-
 def _phase(driver: Any) -> str:
-    return _text(driver, "#round .phase")
+    return text_of(driver, "#round .phase")
 
 
 def _sign_in(driver: Any, wait: Any, staff: str, pin: str) -> None:
     wait.until(lambda d: d.find_element(By.ID, "staff-id").is_displayed())  # signed out
-    _type(driver, "#staff-id", staff)
-    _type(driver, "#pin", pin)
+    type_into(driver, "#staff-id", staff)
+    type_into(driver, "#pin", pin)
     driver.execute_script("document.getElementById('message').textContent = ''")  # a new answer
     driver.find_element(By.ID, "sign-in").click()
     wait.until(lambda d: d.find_element(By.ID, "who").text.startswith("signed in")
@@ -134,7 +104,7 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
     wait.until(lambda d: d.find_element(By.ID, "link").text == "live")
     _sign_in(driver, wait, "ann", DEALER_PIN)
     assert driver.find_element(By.ID, "who").text == "signed in: Ann (ann, dealer)"
-    assert _click(driver, wait, "[data-act=open_round]").startswith("done: open_round by ann")
+    assert click(driver, wait, "[data-act=open_round]").startswith("done: open_round by ann")
     wait.until(lambda d: _phase(d) == "betting")
     with httpx2.Client(base_url=live, timeout=10) as client:
         limits = client.get("/api/table").json()["limits"]
@@ -144,43 +114,43 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
     # a player's bank is the supervisor's act: the dealer's page does not offer it
     assert not driver.find_element(By.CSS_SELECTOR, "[data-act=bank]").is_enabled()
 
-    _type(driver, "#entry-2 input[name=wager]", "25")
-    assert _click(driver, wait, "#entry-2 [data-act=take_bet]").startswith("done: take_bet")
-    _type(driver, "#entry-4 input[name=wager]", "50.00")
-    _type(driver, "#entry-4 input[name=fortune]", "5")
-    assert _click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
+    type_into(driver, "#entry-2 input[name=wager]", "25")
+    assert click(driver, wait, "#entry-2 [data-act=take_bet]").startswith("done: take_bet")
+    type_into(driver, "#entry-4 input[name=wager]", "50.00")
+    type_into(driver, "#entry-4 input[name=fortune]", "5")
+    assert click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
     # bad input is named and not sent; a bet beyond the table limit is refused by the table
-    _type(driver, "#entry-6 input[name=wager]", "12.345")
-    assert _click(driver, wait, "#entry-6 [data-act=take_bet]") == (
+    type_into(driver, "#entry-6 input[name=wager]", "12.345")
+    assert click(driver, wait, "#entry-6 [data-act=take_bet]") == (
         'not sent: position 6\'s wager "12.345" is not an amount such as 25 or 25.00')
-    _type(driver, "#entry-6 input[name=wager]", f"{over // 100}.{over % 100:02d}")
-    refused = _click(driver, wait, "#entry-6 [data-act=take_bet]")
+    type_into(driver, "#entry-6 input[name=wager]", f"{over // 100}.{over % 100:02d}")
+    refused = click(driver, wait, "#entry-6 [data-act=take_bet]")
     assert refused.startswith("refused (409): cannot take_bet:") and str(over) in refused
     # the bet at 2 is corrected to 30.00 before the deal
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#seat-2 .bet").text == "Bet 25.00")
-    _type(driver, "#entry-2 input[name=wager]", "30")
-    assert _click(driver, wait, "#entry-2 [data-act=correct_bet]").startswith("done: correct")
+    type_into(driver, "#entry-2 input[name=wager]", "30")
+    assert click(driver, wait, "#entry-2 [data-act=correct_bet]").startswith("done: correct")
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#seat-2 .bet").text == "Bet 30.00")
 
     for act in ("close_bets", "shuffle", "deal_all", "roll"):
-        assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
+        assert click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
     wait.until(lambda d: _phase(d) == "setting")
     for position in (2, 4):  # empty setting: the house way sets the dealt hand
-        assert _click(driver, wait, f"#entry-{position} [data-act=set_hand]").startswith(
+        assert click(driver, wait, f"#entry-{position} [data-act=set_hand]").startswith(
             "done: set_hand")
     with httpx2.Client(base_url=live, timeout=10) as client:
         seats = client.get("/api/table", headers=DEALER).json()["seats"]
         two = next(s for s in seats if s["position"] == 2)
     low, high = two["setting"]["low"], two["setting"]["high"]
-    _type(driver, "#entry-2 input[name=setting]", "Ks")  # not a setting: not sent
-    assert _click(driver, wait, "#entry-2 [data-act=correct_setting]") == (
+    type_into(driver, "#entry-2 input[name=setting]", "Ks")  # not a setting: not sent
+    assert click(driver, wait, "#entry-2 [data-act=correct_setting]") == (
         'not sent: setting "Ks" must be LOW / HIGH')
-    _type(driver, "#entry-2 input[name=setting]", f"{low[1]} {low[0]} / {' '.join(high)}")
-    assert _click(driver, wait, "#entry-2 [data-act=correct_setting]").startswith(
+    type_into(driver, "#entry-2 input[name=setting]", f"{low[1]} {low[0]} / {' '.join(high)}")
+    assert click(driver, wait, "#entry-2 [data-act=correct_setting]").startswith(
         "done: correct by ann")
-    assert _click(driver, wait, "#controls [data-act=expose_dealer]").startswith("done:")
+    assert click(driver, wait, "#controls [data-act=expose_dealer]").startswith("done:")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#dealer .houseway svg.card"))
-    assert _click(driver, wait, "#controls [data-act=settle]").startswith("done: settle")
+    assert click(driver, wait, "#controls [data-act=settle]").startswith("done: settle")
     wait.until(lambda d: _phase(d) == "settled")
 
     with httpx2.Client(base_url=live, timeout=10) as client:
@@ -188,7 +158,7 @@ def test_a_dealer_plays_a_whole_round_from_the_page(live: str, browser: Any,
         round_id = client.get("/api/rounds").json()["rounds"][0]["round_id"]
     assert seats[2]["wager"] == 3000 and (seats[4]["wager"], seats[4]["fortune"]) == (5000, 500)
     for position in (2, 4):
-        assert _text(driver, f"#seat-{position} .result") == seats[position]["result"]["text"]
+        assert text_of(driver, f"#seat-{position} .result") == seats[position]["result"]["text"]
     assert driver.execute_script(
         "return document.querySelectorAll('#seat-4 svg.card').length") == 7
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'#recall li[data-round="{round_id}"]'))
@@ -206,7 +176,7 @@ def test_a_read_only_viewer_is_refused(live: str, browser: Any, journal_path: Pa
     wait = WebDriverWait(driver, 20, ignored_exceptions=REDRAWN)
     wait.until(lambda d: d.find_element(By.ID, "link").text == "live")
     assert driver.find_element(By.ID, "who").text.startswith("read only")
-    refused = _click(driver, wait, "[data-act=open_round]")
+    refused = click(driver, wait, "[data-act=open_round]")
     assert refused == ("refused (401): acts need a dealer's or supervisor's token: send "
                        "'Authorization: Bearer TOKEN'")
     _sign_in(driver, wait, "ann", "not-her-pin")
@@ -233,23 +203,23 @@ def test_a_supervisor_clears_a_fault_and_voids_from_the_page(browser: Any,
         wait = _open_page(driver, url)
         _sign_in(driver, wait, "sue", SUPERVISOR_PIN)
         assert driver.find_element(By.ID, "who").text == "signed in: Sue (sue, supervisor)"
-        _click(driver, wait, "[data-act=open_round]")
-        _type(driver, "#entry-3 input[name=wager]", "25")
-        _click(driver, wait, "#entry-3 [data-act=take_bet]")
-        _click(driver, wait, "#controls [data-act=close_bets]")
+        click(driver, wait, "[data-act=open_round]")
+        type_into(driver, "#entry-3 input[name=wager]", "25")
+        click(driver, wait, "#entry-3 [data-act=take_bet]")
+        click(driver, wait, "#controls [data-act=close_bets]")
         app.state.table.engine.shuffler.inject("short_count")
-        assert _click(driver, wait, "#controls [data-act=shuffle]").startswith("done: shuffle")
+        assert click(driver, wait, "#controls [data-act=shuffle]").startswith("done: shuffle")
         alert = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".alert.fault.critical"))
         assert "counted 52 cards" in alert.text
         deal = driver.find_element(By.CSS_SELECTOR, "#controls [data-act=deal_packet]")
         assert not deal.is_enabled()  # a critical fault stops play
-        cleared = _click(driver, wait, ".alert.fault [data-act=clear_fault]")
+        cleared = click(driver, wait, ".alert.fault [data-act=clear_fault]")
         assert cleared.startswith("done: fault") and cleared.endswith("cleared by sue")
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".alert.fault"))
-        refused = _click(driver, wait, "#controls [data-act=void]")  # no reason given
+        refused = click(driver, wait, "#controls [data-act=void]")  # no reason given
         assert refused.startswith("refused (422): reason:")
-        _type(driver, "#void-reason", "dealer change")
-        assert _click(driver, wait, "#controls [data-act=void]").startswith("done: void by sue")
+        type_into(driver, "#void-reason", "dealer change")
+        assert click(driver, wait, "#controls [data-act=void]").startswith("done: void by sue")
         wait.until(lambda d: _phase(d) == "voided")
         void = driver.find_element(By.CSS_SELECTOR, ".alert.void")
         assert "voided: dealer change" in void.text
@@ -270,22 +240,22 @@ def test_a_tile_round_from_the_page_with_pictures_the_replay_marker_and_a_deviat
         assert not driver.find_elements(By.CSS_SELECTOR, "[data-act=shuffle]:not([hidden])")
         assert driver.find_elements(By.CSS_SELECTOR, "#entry-8")  # eight positions
         assert not driver.find_elements(By.CSS_SELECTOR, "#entry-4 input[name=fortune]")
-        _click(driver, wait, "[data-act=open_round]")
-        _type(driver, "#entry-4 input[name=wager]", "25")
-        assert _click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
+        click(driver, wait, "[data-act=open_round]")
+        type_into(driver, "#entry-4 input[name=wager]", "25")
+        assert click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
         for act in ("close_bets", "build_woodpile", "roll"):
-            assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
+            assert click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
         wait.until(lambda d: _phase(d) == "setting")
         # four tiles are a hand the house way sets; LOW / HIGH is the dealer's own setting
-        _type(driver, "#entry-4 input[name=setting]", "2-2 5-6 1-3 4-4")
-        assert _click(driver, wait, "#entry-4 [data-act=set_hand]").startswith("done: set_hand")
-        _type(driver, "#entry-1 input[name=setting]", "4-5 1-2 / 6-6 3-3")
-        assert _click(driver, wait, "#entry-1 [data-act=set_hand]").startswith(
+        type_into(driver, "#entry-4 input[name=setting]", "2-2 5-6 1-3 4-4")
+        assert click(driver, wait, "#entry-4 [data-act=set_hand]").startswith("done: set_hand")
+        type_into(driver, "#entry-1 input[name=setting]", "4-5 1-2 / 6-6 3-3")
+        assert click(driver, wait, "#entry-1 [data-act=set_hand]").startswith(
             "done: expose_dealer")
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".alert.deviation"))
-        assert _click(driver, wait, "#controls [data-act=settle]").startswith("done: settle")
+        assert click(driver, wait, "#controls [data-act=settle]").startswith("done: settle")
         wait.until(lambda d: _phase(d) == "settled")
-        assert "REPLAY" in _text(driver, "#round")
+        assert "REPLAY" in text_of(driver, "#round")
         codes = driver.execute_script(
             "return [...document.querySelectorAll('#seat-4 svg.tile')].map(t => t.dataset.code)")
         assert sorted(codes) == ["1-3", "2-2", "4-4", "5-6"]
@@ -295,7 +265,7 @@ def test_a_tile_round_from_the_page_with_pictures_the_replay_marker_and_a_deviat
             four = next(s for s in client.get("/api/table", headers=DEALER).json()["seats"]
                         if s["position"] == 4)
             assert client.get("/api/rounds").json()["rounds"][0]["replay"] is True
-        assert _text(driver, "#seat-4 .result") == four["result"]["text"]
+        assert text_of(driver, "#seat-4 .result") == four["result"]["text"]
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#recall li .replay"))
         driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-tiles.png"))
 
@@ -314,24 +284,24 @@ def test_a_tile_round_with_a_cut_from_the_page(browser: Any, journal_path: Path)
     with _profile_page(driver, journal_path, "tiles-classic") as (url, wait):
         _sign_in(driver, wait, "ann", DEALER_PIN)
         wait.until(lambda d: d.find_element(By.ID, "cut-controls").is_displayed())
-        _click(driver, wait, "[data-act=open_round]")
-        _type(driver, "#entry-3 input[name=wager]", "25")
-        assert _click(driver, wait, "#entry-3 [data-act=take_bet]").startswith("done: take_bet")
+        click(driver, wait, "[data-act=open_round]")
+        type_into(driver, "#entry-3 input[name=wager]", "25")
+        assert click(driver, wait, "#entry-3 [data-act=take_bet]").startswith("done: take_bet")
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#cut-name option")) > 20)
         Select(driver.find_element(By.ID, "cut-name")).select_by_value("cup-say")
         side = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#cut-options [name=side]"))
         Select(side).select_by_value("left")
-        refused = _click(driver, wait, "#controls [data-act=cut]")  # the level not chosen
+        refused = click(driver, wait, "#controls [data-act=cut]")  # the level not chosen
         assert refused == "not sent: cut cup-say: choose its level"
         Select(driver.find_element(By.CSS_SELECTOR, "#cut-options [name=level]")
                ).select_by_value("bottom")
-        assert _click(driver, wait, "#controls [data-act=cut]").startswith("done: cut by ann")
-        wait.until(lambda d: _text(d, "#cut-status").startswith(
+        assert click(driver, wait, "#controls [data-act=cut]").startswith("done: cut by ann")
+        wait.until(lambda d: text_of(d, "#cut-status").startswith(
             "Cut: Cup Say (Tiger): side left, level bottom"))
-        assert "cut Cup Say" in _text(driver, "#round")
+        assert "cut Cup Say" in text_of(driver, "#round")
         assert not driver.find_element(By.CSS_SELECTOR, "#controls [data-act=cut]").is_enabled()
         for act in ("close_bets", "build_woodpile", "roll"):
-            assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
+            assert click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
         wait.until(lambda d: _phase(d) == "setting")
         with httpx2.Client(base_url=url, timeout=10) as client:
             shown = client.get("/api/table", headers=DEALER).json()
@@ -348,34 +318,34 @@ def test_a_rotation_round_from_the_page(browser: Any, journal_path: Path) -> Non
         _sign_in(driver, wait, "ann", DEALER_PIN)
         wait.until(lambda d: d.find_element(By.ID, "rotation-controls").is_displayed())
         assert not driver.find_element(By.ID, "cut-controls").is_displayed()
-        wait.until(lambda d: "offered to position 2 (in turn)" in _text(d, "#bank-status"))
-        _click(driver, wait, "[data-act=open_round]")
-        assert _click(driver, wait, "#controls [data-act=offer_bank]").startswith(
+        wait.until(lambda d: "offered to position 2 (in turn)" in text_of(d, "#bank-status"))
+        click(driver, wait, "[data-act=open_round]")
+        assert click(driver, wait, "#controls [data-act=offer_bank]").startswith(
             "done: offer_bank by ann")
-        wait.until(lambda d: _text(d, "#bank-status") == "Bank: the bank is offered to "
+        wait.until(lambda d: text_of(d, "#bank-status") == "Bank: the bank is offered to "
                                                          "position 2")
-        assert "offered the bank" in _text(driver, "#seat-2 h3")
-        assert _click(driver, wait, "#controls [data-act=decline_bank]").startswith(
+        assert "offered the bank" in text_of(driver, "#seat-2 h3")
+        assert click(driver, wait, "#controls [data-act=decline_bank]").startswith(
             "done: decline_bank")
-        wait.until(lambda d: "declined the bank: the house banks" in _text(d, "#bank-status"))
-        assert _text(driver, "#seat-1 h3") == "Position 1 · bank"
-        _type(driver, "#entry-4 input[name=wager]", "10")
-        assert _click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
+        wait.until(lambda d: "declined the bank: the house banks" in text_of(d, "#bank-status"))
+        assert text_of(driver, "#seat-1 h3") == "Position 1 · bank"
+        type_into(driver, "#entry-4 input[name=wager]", "10")
+        assert click(driver, wait, "#entry-4 [data-act=take_bet]").startswith("done: take_bet")
         driver.find_element(By.ID, "sign-out").click()
         _sign_in(driver, wait, "sue", SUPERVISOR_PIN)
-        _type(driver, "#void-reason", "next round")
-        assert _click(driver, wait, "#controls [data-act=void]").startswith("done: void")
+        type_into(driver, "#void-reason", "next round")
+        assert click(driver, wait, "#controls [data-act=void]").startswith("done: void")
         # the next round: the bank in turn is position 3, who takes it (supervisor)
-        wait.until(lambda d: "position 3 (in turn)" in _text(d, "#bank-status"))
-        _click(driver, wait, "[data-act=open_round]")
-        _click(driver, wait, "#controls [data-act=offer_bank]")
+        wait.until(lambda d: "position 3 (in turn)" in text_of(d, "#bank-status"))
+        click(driver, wait, "[data-act=open_round]")
+        click(driver, wait, "#controls [data-act=offer_bank]")
         wait.until(lambda d: driver.find_element(By.ID, "bank-position").get_attribute("value")
                    == "3")  # the position offered is filled in
-        _type(driver, "#bank-amount", "500")
-        assert _click(driver, wait, "#controls [data-act=bank]").startswith("done: bank by sue")
-        wait.until(lambda d: _text(d, "#bank-status") == "Bank: position 3 banks (500.00)")
-        assert _text(driver, "#seat-3 h3") == "Position 3 · bank"
-        assert _text(driver, "#seat-1 h3") == "Position 1"
+        type_into(driver, "#bank-amount", "500")
+        assert click(driver, wait, "#controls [data-act=bank]").startswith("done: bank by sue")
+        wait.until(lambda d: text_of(d, "#bank-status") == "Bank: position 3 banks (500.00)")
+        assert text_of(driver, "#seat-3 h3") == "Position 3 · bank"
+        assert text_of(driver, "#seat-1 h3") == "Position 1"
         driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-rotation.png"))
     with open_journal(journal_path) as journal:
         kinds = [r.kind for r in journal.records()]
@@ -385,29 +355,29 @@ def test_a_rotation_round_from_the_page(browser: Any, journal_path: Path) -> Non
 def test_home_play_shows_the_pot_antes_and_the_winner(browser: Any, journal_path: Path) -> None:
     driver = browser
     with _profile_page(driver, journal_path, "home") as (url, wait):
-        wait.until(lambda d: _text(d, "#pot-status") == "Pot: pot 0.00, ante 5.00")
-        assert "bank" not in _text(driver, "#seat-1 h3")
-        assert _text(driver, "#seat-1 h3") == "Position 1 · dealer, no hand"
-        assert "plays no hand" in _text(driver, "#dealer")
+        wait.until(lambda d: text_of(d, "#pot-status") == "Pot: pot 0.00, ante 5.00")
+        assert "bank" not in text_of(driver, "#seat-1 h3")
+        assert text_of(driver, "#seat-1 h3") == "Position 1 · dealer, no hand"
+        assert "plays no hand" in text_of(driver, "#dealer")
         assert not driver.find_element(By.CSS_SELECTOR, "[data-act=bank]").is_displayed()
-        assert _text(driver, "#seat-3 .ante") == "ante due 5.00"
+        assert text_of(driver, "#seat-3 .ante") == "ante due 5.00"
         for _ in range(2):  # seed 7: the first deal is won, the second carries the pot
             with httpx2.Client(base_url=url, timeout=10) as client:
                 pot = play_home_deal(client, [2, 3, 4, 5])
             if pot["winner"] is not None:
                 text = f"position {pot['winner']} takes the pot of {pot['total'] // 100}.00"
-                wait.until(lambda d, text=text: _text(d, "#pot-status") == f"Pot: {text}")
+                wait.until(lambda d, text=text: text_of(d, "#pot-status") == f"Pot: {text}")
                 with httpx2.Client(base_url=url, timeout=10) as client:
                     seats = client.get("/api/table", headers=DEALER).json()["seats"]
                     shown = seats[pot["winner"] - 1]
                 assert shown["result"]["text"].startswith("POT +")
-                assert _text(driver, f"#seat-{pot['winner']} .result") == shown["result"]["text"]
+                assert text_of(driver, f"#seat-{pot['winner']} .result") == shown["result"]["text"]
             else:
-                wait.until(lambda d: "is carried" in _text(d, "#pot-status"))
+                wait.until(lambda d: "is carried" in text_of(d, "#pot-status"))
                 exempt = pot["exempt_next"]
-                assert _text(driver, "#pot-status").endswith(
+                assert text_of(driver, "#pot-status").endswith(
                     "not anteing next: " + ", ".join(str(p) for p in exempt))
-                assert _text(driver, f"#seat-{exempt[0]} .result") == "ANTE -5.00"
+                assert text_of(driver, f"#seat-{exempt[0]} .result") == "ANTE -5.00"
         driver.save_screenshot(str(Path(tempfile.gettempdir()) / "paigow-display-home.png"))
 
 
@@ -418,24 +388,24 @@ def test_heads_up_deal_repeats_and_play_the_house_way(browser: Any, journal_path
         wait.until(lambda d: d.find_element(By.ID, "repeat-controls").is_displayed())
         assert driver.find_elements(By.CSS_SELECTOR, "#entry-2")
         assert not driver.find_elements(By.CSS_SELECTOR, "#entry-3")
-        _click(driver, wait, "[data-act=open_round]")
+        click(driver, wait, "[data-act=open_round]")
         assert not driver.find_element(By.CSS_SELECTOR, "[data-act=deal_repeat]").is_enabled()
-        _type(driver, "#entry-2 input[name=wager]", "35")
-        _click(driver, wait, "#entry-2 [data-act=take_bet]")
+        type_into(driver, "#entry-2 input[name=wager]", "35")
+        click(driver, wait, "#entry-2 [data-act=take_bet]")
         for act in ("close_bets", "shuffle", "deal_all", "roll"):
-            assert _click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
-        assert _click(driver, wait, "#entry-2 [data-act=play_house_way]").startswith(
+            assert click(driver, wait, f"#controls [data-act={act}]").startswith("done:"), act
+        assert click(driver, wait, "#entry-2 [data-act=play_house_way]").startswith(
             "done: play_house_way by ann")
-        wait.until(lambda d: _text(d, "#seat-2").count("set by house way") == 1)
-        _click(driver, wait, "#controls [data-act=expose_dealer]")
-        _click(driver, wait, "#controls [data-act=settle]")
+        wait.until(lambda d: text_of(d, "#seat-2").count("set by house way") == 1)
+        click(driver, wait, "#controls [data-act=expose_dealer]")
+        click(driver, wait, "#controls [data-act=settle]")
         wait.until(lambda d: _phase(d) == "settled")
-        _click(driver, wait, "[data-act=open_round]")
-        wait.until(lambda d: _text(d, "#seat-2 .last-wager") == "last wager 35.00")
-        assert _click(driver, wait, "#controls [data-act=deal_repeat]").startswith("done:")
-        wait.until(lambda d: _text(d, "#message").startswith("done: close_bets"))  # bet, close
+        click(driver, wait, "[data-act=open_round]")
+        wait.until(lambda d: text_of(d, "#seat-2 .last-wager") == "last wager 35.00")
+        assert click(driver, wait, "#controls [data-act=deal_repeat]").startswith("done:")
+        wait.until(lambda d: text_of(d, "#message").startswith("done: close_bets"))  # bet, close
         wait.until(lambda d: _phase(d) == "closed")
-        assert _text(driver, "#seat-2 .bet") == "Bet 35.00"
+        assert text_of(driver, "#seat-2 .bet") == "Bet 35.00"
     with open_journal(journal_path) as journal:
         sets = [r.payload() for r in journal.records() if r.kind == "set"]
         assert [s.get("request") for s in sets] == ["player"]

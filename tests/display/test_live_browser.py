@@ -46,6 +46,8 @@ from selenium.common.exceptions import (
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from .page import click, text_of, type_into
+
 PIN = "402913"
 STAFF = Staff({"dana": Member("dana", "Dana", Role.DEALER, PinHash.make(PIN))})
 """The one dealer who may sign in."""
@@ -90,39 +92,8 @@ def live_table(tmp_path: Path) -> Iterator[LiveTable]:
         journal.close()
 
 
-def _text(driver: Any, selector: str) -> str:
-    """An element's text read in one step in the page (no stale reference mid re-render)."""
-    text = driver.execute_script(
-        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", selector)
-    return str(text)
-
-
-def _click(driver: Any, wait: Any, selector: str) -> str:
-    """Click a button once the view enables it; the message the page shows for the answer."""
-    driver.execute_script("document.getElementById('message').textContent = ''")
-
-    def enabled(d: Any) -> Any:
-        button = d.find_element(By.CSS_SELECTOR, selector)
-        return button if button.is_enabled() else False
-
-    for _ in range(3):  # a redraw may replace the button between finding and clicking it
-        try:
-            wait.until(enabled).click()
-            break
-        except StaleElementReferenceException:
-            continue
-    wait.until(lambda d: _text(d, "#message"))
-    return _text(driver, "#message")
-
-
-def _type(driver: Any, selector: str, text: str) -> None:
-    box = driver.find_element(By.CSS_SELECTOR, selector)
-    box.clear()
-    box.send_keys(text)
-
-
 def _phase(driver: Any) -> str:
-    return _text(driver, "#round .phase")
+    return text_of(driver, "#round .phase")
 
 
 def test_a_live_round_played_from_the_dealers_display(live_table: LiveTable) -> None:
@@ -132,45 +103,45 @@ def test_a_live_round_played_from_the_dealers_display(live_table: LiveTable) -> 
         wait = WebDriverWait(driver, 20, ignored_exceptions=REDRAWN)
         wait.until(lambda d: d.find_element(By.ID, "link").text == "live")
         wait.until(lambda d: d.find_element(By.ID, "staff-id").is_displayed())
-        _type(driver, "#staff-id", "dana")
-        _type(driver, "#pin", PIN)
+        type_into(driver, "#staff-id", "dana")
+        type_into(driver, "#pin", PIN)
         driver.find_element(By.ID, "sign-in").click()
-        wait.until(lambda d: _text(d, "#who") == "signed in: Dana (dana, dealer)")
+        wait.until(lambda d: text_of(d, "#who") == "signed in: Dana (dana, dealer)")
 
-        assert _click(driver, wait, "[data-act=open_round]").startswith("done: open_round by dana")
+        assert click(driver, wait, "[data-act=open_round]").startswith("done: open_round by dana")
         wait.until(lambda d: _phase(d) == "betting")
         for position, (keyed, _) in BETS.items():
-            _type(driver, f"#entry-{position} input[name=wager]", keyed)
-            assert _click(driver, wait, f"#entry-{position} [data-act=take_bet]").startswith(
+            type_into(driver, f"#entry-{position} input[name=wager]", keyed)
+            assert click(driver, wait, f"#entry-{position} [data-act=take_bet]").startswith(
                 "done: take_bet by dana"), position
-        assert _click(driver, wait, "#controls [data-act=close_bets]") == (
+        assert click(driver, wait, "#controls [data-act=close_bets]") == (
             "done: close_bets by dana (dealer): bets_closed")
         # The loop shuffles and deals on the simulators; the page then offers the roll.
         wait.until(lambda d: _phase(d) == "dealt")
         wait.until(lambda d: not any(d.find_element(By.CSS_SELECTOR, f"#controls [data-act={a}]")
                                      .is_enabled() for a in ("shuffle", "deal_packet")))
         assert not live_table.loop.summary.refused, live_table.lines
-        assert _click(driver, wait, "#controls [data-act=roll]") == (
+        assert click(driver, wait, "#controls [data-act=roll]") == (
             "done: roll by dana (dealer): roll")
         wait.until(lambda d: _phase(d) == "setting")
         for position in BETS:  # an empty setting: the house way sets the dealt hand
-            assert _click(driver, wait, f"#entry-{position} [data-act=set_hand]").startswith(
+            assert click(driver, wait, f"#entry-{position} [data-act=set_hand]").startswith(
                 "done: set_hand by dana"), position
-        assert _click(driver, wait, "#controls [data-act=expose_dealer]").startswith(
+        assert click(driver, wait, "#controls [data-act=expose_dealer]").startswith(
             "done: expose_dealer by dana")
         wait.until(lambda d: _phase(d) == "exposed")
-        assert _click(driver, wait, "#controls [data-act=settle]").startswith(
+        assert click(driver, wait, "#controls [data-act=settle]").startswith(
             "done: settle by dana")
         wait.until(lambda d: _phase(d) == "settled")
 
         with httpx2.Client(base_url=url, timeout=10) as client:
             seats = {s["position"]: s for s in client.get("/api/table").json()["seats"]}
             round_id = client.get("/api/rounds").json()["rounds"][0]["round_id"]
-        wait.until(lambda d: all(_text(d, f"#seat-{p} .result") == seats[p]["result"]["text"]
+        wait.until(lambda d: all(text_of(d, f"#seat-{p} .result") == seats[p]["result"]["text"]
                                  for p in BETS))
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR,
                                              f'#recall li[data-round="{round_id}"]'))
-        assert "settled" in _text(driver, "#round")
+        assert "settled" in text_of(driver, "#round")
         assert driver.find_elements(By.CSS_SELECTOR, "#dealer .card")
 
     end = time.monotonic() + 10  # the loop counts the closed round on its next turn
