@@ -100,11 +100,7 @@ def timeline_frames(steps: Sequence[Step], layout: Layout, looks: Looks, seed: i
     """The frames of ``steps`` on ``layout`` (module docstring), drawn from ``seed``."""
     motion = motion or Motion()
     check_steps(steps, layout, motion)
-    mount = camera_mount(layout, seed, camera)
-    felt = felt_canvas(layout, mount, np.random.default_rng([seed, 3]))
-    film = _Film(layout, mount, felt, looks, seed)
-    arms = [dealer_arm(layout.felt[0], np.random.default_rng([seed, 1, i]))
-            for i in range(len(steps))]
+    shooter = Shooter(layout, looks, seed, camera, motion)
     if tail is None:
         tail = arm_time(steps, len(steps) - 1, motion) + motion.settle
     t0, end = steps[0].t, steps[-1].t + tail
@@ -114,15 +110,42 @@ def timeline_frames(steps: Sequence[Step], layout: Layout, looks: Looks, seed: i
         t = t0 + index / motion.fps
         while i + 1 < len(steps) and steps[i + 1].t <= t + 1e-9:
             i += 1
-        noise = np.random.default_rng([seed, 2, index])
-        pose = _arm_pose(steps, i, t, layout, motion, arms[i]) if i > 0 else None
+        yield shooter.frame(steps, i, index, t)
+
+
+class Shooter:
+    """Takes one timeline's frames: the camera's mounting, the felt and the arms, all drawn
+    from ``seed``, so that a frame depends only on the steps up to it and its number (a
+    timeline known in advance and one growing as a round goes, ``world.FeltWorld``, give the
+    same frames for the same steps)."""
+
+    def __init__(self, layout: Layout, looks: Looks, seed: int,
+                 camera: TableCamera | None = None, motion: Motion | None = None) -> None:
+        self.layout, self.seed = layout, seed
+        self.motion = motion or Motion()
+        self.mount = camera_mount(layout, seed, camera)
+        felt = felt_canvas(layout, self.mount, np.random.default_rng([seed, 3]))
+        self.film = _Film(layout, self.mount, felt, looks, seed)
+        self._arms: dict[int, Arm] = {}
+
+    def arm(self, i: int) -> Arm:
+        """The arm that brings step ``i`` about (its side and tone drawn per step)."""
+        if i not in self._arms:
+            self._arms[i] = dealer_arm(self.layout.felt[0],
+                                       np.random.default_rng([self.seed, 1, i]))
+        return self._arms[i]
+
+    def frame(self, steps: Sequence[Step], i: int, index: int, t: float) -> TimelineFrame:
+        """Frame ``index``, taken at ``t`` while step ``i`` is the last come."""
+        noise = np.random.default_rng([self.seed, 2, index])
+        pose = _arm_pose(steps, i, t, self.layout, self.motion, self.arm(i)) if i > 0 else None
         if pose is None:
-            jpeg = mount.expose(film.lit(steps[i].state), noise)
+            jpeg = self.mount.expose(self.film.lit(steps[i].state), noise)
         else:
             under, tip = pose
-            canvas = arms[i].draw(film.canvas(under), mount, tip)
-            jpeg = mount.expose(mount.view(canvas), noise)
-        yield TimelineFrame(index, round(t, 6), jpeg, i, pose is not None)
+            canvas = self.arm(i).draw(self.film.canvas(under), self.mount, tip)
+            jpeg = self.mount.expose(self.mount.view(canvas), noise)
+        return TimelineFrame(index, round(t, 6), jpeg, i, pose is not None)
 
 
 def camera_mount(layout: Layout, seed: int, camera: TableCamera | None = None) -> Mount:
@@ -189,5 +212,5 @@ class _Film:
         return self._lit[state]
 
 
-__all__ = ["Motion", "Step", "TimelineFrame", "arm_time", "camera_mount", "check_steps",
+__all__ = ["Motion", "Shooter", "Step", "TimelineFrame", "arm_time", "camera_mount", "check_steps",
            "order_along", "timeline_frames"]

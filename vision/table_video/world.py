@@ -1,0 +1,110 @@
+"""A felt that changes while it is filmed: a frame source whose timeline grows as a round goes.
+
+``timeline_frames`` films a round known in advance. A table played live (by the simulation
+that makes a synthetic recording) only knows what lies on the felt next once the round gets
+there: ``FeltWorld.show(state)`` says the felt is to hold ``state`` from now on, and
+``read()`` (the ``vision.sources.Source`` interface) hands out the next frame, at ``fps``, the
+dealer's arm bringing each change about as in a timeline, then the felt lying still until
+the next ``show``. Time is the film's own (``Frame.taken``: seconds from the first frame), so
+a reader that waits for a still felt waits on frames, never on the clock.
+
+Two ``show`` calls with no frame taken between them are one change (the arm brings both
+about at once): a reader never sees a felt no one looked at. A change starts with the next
+frame, or, while an arm is still in view, as soon as that arm has gone: the felt never lies
+still between a ``show`` and its change, so a reader that waits for a still felt after a
+``show`` reads the new felt, as a camera does after the dealer's hand has gone.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from ..errors import SourceError
+from ..layout import Layout
+from ..sources import Frame
+from .camera import TableCamera, decode
+from .render import Looks
+from .state import TableState
+from .timeline import Motion, Shooter, Step, arm_time
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A frame as the camera encoded it: the JPEG bytes, and the step it belongs to."""
+
+    index: int
+    t: float
+    jpeg: bytes
+    step: int
+    arm: bool
+
+
+@dataclass
+class FeltWorld:
+    """The felt of ``first``'s game on ``layout``, filmed by a camera drawn from ``seed``."""
+
+    layout: Layout
+    looks: Looks
+    seed: int
+    first: TableState
+    camera: TableCamera | None = None
+    motion: Motion = field(default_factory=Motion)
+    name: str = "felt-world"
+    history: list[tuple[int, str]] = field(default_factory=list)
+    shots: list[Shot] = field(default_factory=list)
+    """Every frame handed out, as encoded (a recording's truth keeps their steps)."""
+
+    def __post_init__(self) -> None:
+        self.first.check(self.layout)
+        self.steps: list[Step] = [Step(0.0, self.first)]
+        self._shooter = Shooter(self.layout, self.looks, self.seed, self.camera, self.motion)
+        self._index = 0
+        self._closed = False
+        self._lock = threading.Lock()
+
+    @property
+    def state(self) -> TableState:
+        """What the felt is to hold once the last change is done."""
+        return self.steps[-1].state
+
+    @property
+    def now(self) -> float:
+        """The time of the next frame (seconds from the first)."""
+        return self._index / self.motion.fps
+
+    def show(self, state: TableState) -> None:
+        """From the next frame on, the dealer's arm brings ``state`` about (module docstring);
+        a ``StateError`` if the layout cannot show it."""
+        state.check(self.layout)
+        with self._lock:
+            last = self.steps[-1]
+            if state == last.state:
+                return
+            if len(self.steps) > 1 and last.t >= self.now - 1e-9:  # nobody has seen it yet
+                self.steps[-1] = Step(last.t, state)
+                return
+            gone = last.t + arm_time(self.steps, len(self.steps) - 1, self.motion)
+            self.steps.append(Step(round(max(self.now, gone), 6), state))
+
+    def read(self) -> Frame | None:
+        """The next frame, decoded as a reader of the camera's JPEG gets it."""
+        with self._lock:
+            if self._closed:
+                raise SourceError(f"{self.name}: closed")
+            index, t = self._index, self.now
+            step = max(i for i, s in enumerate(self.steps) if s.t <= t + 1e-9)
+            taken = self._shooter.frame(self.steps, step, index, t)
+            self._index += 1
+        shot = Shot(index, taken.t, taken.jpeg, step, taken.arm)
+        self.shots.append(shot)
+        name = f"{self.name}#{index}"
+        self.history.append((index, name))
+        return Frame(decode(taken.jpeg), index, name, taken.t)
+
+    def close(self) -> None:
+        """No more frames (``read`` then raises ``SourceError``, as a lost camera does)."""
+        self._closed = True
+
+
+__all__ = ["FeltWorld", "Shot"]
