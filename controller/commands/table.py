@@ -321,13 +321,16 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
 
 
 def _recorder(args: argparse.Namespace, table_file: str | Path) -> SessionRecorder | None:
-    """The session's recorder when ``--record DIR`` is given."""
+    """The session's recorder when ``--record DIR`` is given; kept as ``args.recording`` for
+    the camera factory (``_live_setup``), called later, which records the camera's frames."""
     folder = getattr(args, "record", None)
     if folder is None:
         return None
     from ..table.recording import SessionRecorder
 
-    return SessionRecorder(folder, game=args.game, table=str(table_file), seed=args.seed)
+    recorder = SessionRecorder(folder, game=args.game, table=str(table_file), seed=args.seed)
+    args.recording = recorder
+    return recorder
 
 
 def _record_inputs(recorder: SessionRecorder, table: LiveTable, loop: Loop) -> None:
@@ -341,13 +344,16 @@ def _record_inputs(recorder: SessionRecorder, table: LiveTable, loop: Loop) -> N
 
 
 def record_inputs(recorder: SessionRecorder, table: LiveTable, loop: LiveLoop) -> None:
-    """Wire ``table`` and ``loop`` to write what people do into ``recorder``'s inputs."""
+    """Wire ``table`` and ``loop`` to write what people do into ``recorder``'s inputs, and
+    the loop's own camera reads (the dealer's hand)."""
     def observe(kind: str, who: Who, what: Mapping[str, Any]) -> None:
         by = "loop" if threading.get_ident() == loop.thread else "display"
         recorder.input(kind, who, by=by, **what)
 
     table.observe = observe
     loop.on_press = lambda button: recorder.input("press", button=button.value)
+    loop.on_read = lambda position, setting: recorder.input("camera", position=position,
+                                                            setting=setting)
 
 
 def frames_beside(journal: str) -> Path:
@@ -381,7 +387,11 @@ def _live_setup(args: argparse.Namespace, hardware: Any, profile: Any) -> Setup:
     def camera(journal: str) -> LayoutCamera | None:
         if config is None:
             return None
-        return FeltCamera(config, args.game, frames_beside(journal))
+        made = FeltCamera(config, args.game, frames_beside(journal))
+        recording: SessionRecorder | None = getattr(args, "recording", None)
+        if recording is not None:  # every frame it takes into the recording
+            made.tap = recording.camera(config)
+        return made
 
     return Setup(staff, camera, loop, hold_deviations=True)
 

@@ -11,8 +11,13 @@ replay writes into a scratch journal (unkeyed, thrown away); the first record th
 the recording, in kind, actor, role or payload, is the difference reported.  It runs as fast as
 the engine goes: no recorded wait is kept.
 
-Not replayed yet: the camera's frames (a live recording does not hold them yet), so a
-recorded camera read is compared but made by no camera (a difference on a table with one).
+A recording with a camera (its header's ``camera`` object) is replayed with the live camera
+code, a ``FeltCamera``, reading the recorded frames (``camera/frames``, their times, the
+calibration, layout and deck recorded): the machine's ``read_camera`` acts read it through
+the engine, and each ``camera`` input (the loop's own read of the dealer's hand) reads it at
+that position, a different setting being the difference.  The frames it keeps go into the
+scratch folder; a kept frame's file name holds the time it was kept, so the journals are
+compared without it, by its SHA-256.  A header without ``camera`` replays with no camera.
 """
 
 from __future__ import annotations
@@ -37,9 +42,12 @@ from ..live import Table
 from ..profiles.poker import load_profile
 from ..profiles.tiles import load_tile_profile
 from ..round import PokerRound, TileRound, Who
-from ..round.errors import IllegalActError, PortError
+from ..round.errors import DeviceLostError, IllegalActError, PortError
 from ..round.oversight import OversightEngine
+from ..table.camera_config import CameraConfig
 from ..table.dice_port import SerialDicePort
+from ..table.errors import TableError
+from ..table.felt_camera import FeltCamera
 from ..table.recording import FORMAT, HEADER, VERSION, read_inputs
 from ..table.shuffler_port import SerialShufflerPort
 
@@ -51,7 +59,7 @@ class RecordingError(ControllerError):
 @dataclass
 class RecordingReplay:
     """What a recording's replay found: rounds replayed, the differences (the first one
-    stops it), and the camera frames read."""
+    stops it), and the recorded camera frames the replay's camera took."""
 
     rounds: int = 0
     differences: list[str] = field(default_factory=list)
@@ -115,19 +123,23 @@ def replay_recording(folder: str | Path, recorded: Journal) -> RecordingReplay:
     result = RecordingReplay(inputs=len(inputs))
     with (tempfile.TemporaryDirectory(prefix="paigow-replay-") as scratch,
           open_journal(Path(scratch) / "replay.db", clock=StepClock(), key=UNKEYED) as into):
+        camera = _camera(header, root, Path(scratch) / "frames")
         try:
-            engine = _engine(header, profile_name, root, into, clock, replays, drivers)
+            engine = _engine(header, profile_name, root, into, clock, replays, drivers, camera)
             table = Table(engine)
             for number, entry in enumerate(inputs):
                 clock.now = float(inputs[number + 1]["t"]) if number + 1 < len(inputs) \
                     else float("inf")
-                difference = _do(table, entry, number)
+                difference = _do(table, entry, number, camera)
                 if difference is not None:
                     result.differences.append(difference)
                     break
         finally:
             for driver in drivers:
                 driver.close()
+            if camera is not None:
+                result.camera_frames = len(camera.source.history)
+                camera.close()
         if result.ok:
             for kind, replay in replays.items():
                 try:
@@ -143,9 +155,42 @@ def replay_recording(folder: str | Path, recorded: Journal) -> RecordingReplay:
     return result
 
 
+def _camera(header: Mapping[str, Any], root: Path, frames_dir: Path) -> FeltCamera | None:
+    """The recording's camera rebuilt over its recorded frames (None: it has no camera),
+    keeping the frames it reads in ``frames_dir``."""
+    part = header.get("camera")
+    if part is None:
+        return None
+    where = root / HEADER
+    if not isinstance(part, dict):
+        raise RecordingError(f"{where}: camera must be an object, not {part!r}")
+    try:
+        frames = root / str(part["frames"])
+        if root / str(part["times"]) != frames.parent / "times.csv":
+            raise RecordingError(f"{where}: camera times {part['times']!r} must be the "
+                                 f"times.csv beside its frames {part['frames']!r}")
+        deck = part.get("deck")
+        config = CameraConfig(
+            where, str(frames), root / str(part["layout"]), root / str(part["calibration"]),
+            None if deck is None else Path(deck) if "/" in deck or deck.startswith(".")
+            else str(deck), None, float(part["still_seconds"]), float(part["wait_seconds"]),
+            float(part["fps"]))
+    except (KeyError, TypeError, ValueError) as err:
+        raise RecordingError(f"{where}: camera: a bad or missing key ({err!r})") from err
+    if not frames.is_dir():
+        raise RecordingError(f"{where}: camera frames {str(frames)!r} are missing")
+    try:
+        return FeltCamera(config, str(header["game"]), frames_dir)
+    except TableError as err:
+        raise RecordingError(f"the recorded camera: {err}") from err
+
+
 def _engine(header: Mapping[str, Any], profile_name: str | None, root: Path, into: Journal,
             clock: _Clock, replays: dict[str, Replay],
-            drivers: list[ShufflerDriver | ShakerDriver]) -> OversightEngine[Any]:
+            drivers: list[ShufflerDriver | ShakerDriver],
+            camera: FeltCamera | None) -> OversightEngine[Any]:
+    """The engine as ``paigow run`` makes it (a dealer's hand off the house way held for the
+    supervisor), on the recorded lines and camera."""
     serial = header.get("serial") or {}
 
     def line(kind: str) -> Replay:
@@ -160,21 +205,29 @@ def _engine(header: Mapping[str, Any], profile_name: str | None, root: Path, int
     shaker = ShakerDriver.open(line("shaker").connect, Expected("shaker"), name="shaker-1")
     drivers.append(shaker)
     dice = SerialDicePort(shaker)
+    engine: OversightEngine[Any]
     if header["game"] == "tiles":
         tiles = load_tile_profile(profile_name) if profile_name else load_tile_profile()
-        return TileRound(into, tiles, dice, None)
-    shuffler = ShufflerDriver.open(line("shuffler").connect, Expected("shuffler"),
-                                   name="shuffler-1")
-    drivers.append(shuffler)
-    poker = load_profile(profile_name) if profile_name else load_profile()
-    return PokerRound(into, poker, SerialShufflerPort(shuffler), dice, None)
+        engine = TileRound(into, tiles, dice, camera)
+    else:
+        shuffler = ShufflerDriver.open(line("shuffler").connect, Expected("shuffler"),
+                                       name="shuffler-1")
+        drivers.append(shuffler)
+        poker = load_profile(profile_name) if profile_name else load_profile()
+        engine = PokerRound(into, poker, SerialShufflerPort(shuffler), dice, camera)
+    engine.hold_deviations = True  # as paigow run has it: only paigow run records
+    return engine
 
 
-def _do(table: Table, entry: Mapping[str, Any], number: int) -> str | None:
-    """Do one recorded input again; a refusal is the difference."""
+def _do(table: Table, entry: Mapping[str, Any], number: int,
+        camera: FeltCamera | None) -> str | None:
+    """Do one recorded input again; a refusal, or a camera reading otherwise, is the
+    difference."""
     kind = entry["input"]
     if kind == "press":
         return None  # the act the loop did for it follows in the inputs
+    if kind == "camera":
+        return _read(camera, entry, number)
     try:
         who = Who(str(entry["actor"]), Role(str(entry["role"])))
     except (KeyError, ValueError) as err:
@@ -192,11 +245,40 @@ def _do(table: Table, entry: Mapping[str, Any], number: int) -> str | None:
     return None
 
 
+def _read(camera: FeltCamera | None, entry: Mapping[str, Any], number: int) -> str | None:
+    """The loop's read of a position, made again by the replay's camera (a read that fails
+    reads nothing, as the loop took it); a different setting is the difference."""
+    position, recorded = entry.get("position"), entry.get("setting")
+    where = f"input {number + 1} (camera, position {position!r})"
+    if camera is None:
+        return f"{where}: the recording holds no camera"
+    if not isinstance(position, int):
+        return f"{where}: a position is a whole number"
+    try:
+        seen = camera.read(position)
+    except (DeviceLostError, PortError):
+        seen = None
+    except TableError as err:
+        return f"{where}: the replay's camera refused: {err}"
+    if seen != recorded:
+        return f"{where}: the recording read {recorded!r}, the replay's camera {seen!r}"
+    return None
+
+
+def _compared(record: Record) -> tuple[str, str, str, dict[str, Any]]:
+    """What of a record must be the same in the replay: a kept camera frame by its SHA-256
+    (its file name holds the time it was kept)."""
+    payload = dict(record.payload())
+    frame = payload.get("frame")
+    if record.kind == "camera_read" and isinstance(frame, dict):
+        payload["frame"] = {k: v for k, v in frame.items() if k != "file"}
+    return record.kind, record.actor, record.role, payload
+
+
 def _compare(recorded: list[Record], replayed: list[Record]) -> str | None:
     """The first record that differs, or None."""
     for old, new in zip(recorded, replayed, strict=False):
-        if (old.kind, old.actor, old.role, old.payload()) != \
-                (new.kind, new.actor, new.role, new.payload()):
+        if _compared(old) != _compared(new):
             return f"record {old.seq} ({old.kind}): recorded {old.event}, replayed {new.event}"
     if len(recorded) != len(replayed):
         return f"the recording has {len(recorded)} records, the replay wrote {len(replayed)}"

@@ -24,6 +24,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -72,12 +73,22 @@ class KeptFrame:
     frame: int
 
 
+class FrameTap(Protocol):
+    """Sees each frame the camera takes, with its time in seconds, and gives back the frame and
+    time the camera reads in their place (a recording stores them: what it returns is what a
+    replay will read)."""
+
+    def __call__(self, frame: Frame, t: float) -> tuple[Frame, float]:
+        """The frame and time to read instead of ``frame`` taken at ``t``."""
+        ...
+
+
 class FeltCamera:
     """A ``LayoutCamera`` on a real felt: a frame source, a calibrated layout, a reader."""
 
     def __init__(self, config: CameraConfig, game: str, frames_dir: str | Path, *,
                  name: str = "camera-1", reader: Reader | None = None,
-                 source: Source | None = None) -> None:
+                 source: Source | None = None, tap: FrameTap | None = None) -> None:
         if game not in GAMES:
             raise TableConfigError(f"camera: game {game!r} is not one of {sorted(GAMES)}")
         self.config = config
@@ -98,6 +109,9 @@ class FeltCamera:
         self._read = reader or self._game_reader()
         self.source = source or open_camera_source(config)
         self._times = _recorded_times(config.source)
+        self.tap = tap
+        """Handed every frame taken, with its time (a recording); None: frames are read as
+        taken."""
         self._still = StillScene(hold=config.still_seconds)
         self.placed: dict[int, str] = {}
         self.history: list[CameraRead] = []
@@ -253,6 +267,8 @@ class FeltCamera:
         while True:
             frame = self._grab()
             t = self._time(frame)
+            if self.tap is not None:
+                frame, t = self.tap(frame, t)
             began = t if began is None else began
             found = self._still.feed(frame.image, t)
             if found is not None:
@@ -365,4 +381,5 @@ def _mtime(path: Path) -> int | None:
         return None
 
 
-__all__ = ["CameraMovedError", "FeltCamera", "KeptFrame", "box_names", "open_camera_source"]
+__all__ = ["CameraMovedError", "FeltCamera", "FrameTap", "KeptFrame", "box_names",
+           "open_camera_source"]

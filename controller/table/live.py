@@ -121,6 +121,10 @@ class LiveLoop:
         self.rounds = rounds
         self.on_press: Callable[[PanelButton], None] | None = None
         """Told each panel press before it is done (a recording's inputs)."""
+        self.on_read: Callable[[int, str | None], None] | None = None
+        """Told each camera read the loop makes itself (the dealer's hand, for its exposure):
+        the position and the setting read, before the act that uses it (a recording's
+        inputs)."""
         self.thread: int | None = None
         """The identity of the thread the loop runs on, once it runs: its acts are the
         machine's, any other thread's are people's (at the display)."""
@@ -234,7 +238,9 @@ class LiveLoop:
             seen = camera.read(HOUSE)
         except (DeviceLostError, PortError) as err:
             self.out(f"  the camera could not read the dealer's hand: {err}")
-            return ()
+            seen = None
+        if self.on_read is not None:
+            self.on_read(HOUSE, seen)
         return () if seen is None else (seen,)
 
     def _call_supervisor(self, button: PanelButton) -> None:
