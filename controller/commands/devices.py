@@ -82,10 +82,19 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
 
 def add_parsers(subparsers: Any) -> None:
-    """Register ``sim`` and ``devices probe`` on a parser's ``add_subparsers()`` object."""
-    p = subparsers.add_parser("sim", help="run a simulated shuffler or shaker")
-    sim_cli.add_arguments(p)
-    p.set_defaults(handler=cmd_sim)
+    """Register ``sim`` (a device simulator, or ``sim record``: a synthetic recording) and
+    ``devices probe`` on a parser's ``add_subparsers()`` object."""
+    from . import synthetic
+
+    sim = subparsers.add_parser("sim", help="run a simulated shuffler or shaker, or record a "
+                                            "synthetic session")
+    what = sim.add_subparsers(dest="sim_command", required=True, metavar="WHAT")
+    for device in ("shuffler", "shaker"):
+        p = what.add_parser(device, help=f"a simulated {device} in this process, on a pty or "
+                                         f"TCP")
+        sim_cli.add_arguments(p, device)
+        p.set_defaults(handler=cmd_sim)
+    synthetic.add_parser(what)
 
     devices = subparsers.add_parser("devices", help="serial devices")
     sub = devices.add_subparsers(dest="devices_command", required=True, metavar="COMMAND")

@@ -35,9 +35,13 @@ def tcp_address(text: str) -> str:
     return text
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the simulator's arguments and fault options to ``parser``."""
-    parser.add_argument("device", choices=["shuffler", "shaker"])
+def add_arguments(parser: argparse.ArgumentParser, device: str | None = None) -> None:
+    """Add the simulator's arguments and fault options to ``parser``: the device as the
+    first argument, or ``device`` fixed (a parser of its own, as ``paigow sim shuffler``)."""
+    if device is None:
+        parser.add_argument("device", choices=["shuffler", "shaker"])
+    else:
+        parser.set_defaults(device=device)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--pty", action="store_true", help="open a pseudo-terminal (default)")
     where.add_argument("--tcp", metavar="HOST:PORT", type=tcp_address,

@@ -43,12 +43,17 @@ def test_the_frames_are_a_timeline_s_frames_for_the_same_steps() -> None:
     assert arm == [False] * 6 + [True] * 6 + [False] * 6  # in to the dice and out: 0.6 s
 
 
-def test_changes_nobody_saw_are_one_change() -> None:
+def test_each_change_is_its_own_step_and_time_passes_unseen() -> None:
     felt = world()
     felt.read()
     felt.show(DICE)
-    felt.show(BETS)
-    assert [s.state for s in felt.steps] == [EMPTY, BETS]
+    felt.show(BETS)  # once the arm that lays the dice has gone
+    assert [s.state for s in felt.steps] == [EMPTY, DICE, BETS]
+    assert felt.steps[2].t == pytest.approx(felt.steps[1].t + 0.6)
+    felt.pass_time()  # nobody looks until the felt is still again
+    assert felt.now == pytest.approx(felt.steps[2].t + 0.8 + FAST.settle)  # two circles
+    frame = felt.read()
+    assert frame is not None and not felt.shots[-1].arm and len(felt.shots) == 2
 
 
 def test_a_change_waits_for_the_arm_before_it_and_a_still_felt() -> None:
@@ -67,7 +72,7 @@ def test_a_reader_sees_the_felt_still_only_once_the_arm_has_gone() -> None:
     felt.show(BETS)
     still = StillScene(hold=0.3)
     while (frame := felt.read()) is not None:
-        if still.feed(frame.image, float(frame.taken or 0)) is not None:
+        if still.feed(frame.image, frame.index / FAST.fps) is not None:
             break
     assert felt.shots[-1].step == 1 and not felt.shots[-1].arm
     assert not any(s.arm for s in felt.shots[-4:])

@@ -5,18 +5,22 @@ that makes a synthetic recording) only knows what lies on the felt next once the
 there: ``FeltWorld.show(state)`` says the felt is to hold ``state`` from now on, and
 ``read()`` (the ``vision.sources.Source`` interface) hands out the next frame, at ``fps``, the
 dealer's arm bringing each change about as in a timeline, then the felt lying still until
-the next ``show``. Time is the film's own (``Frame.taken``: seconds from the first frame), so
-a reader that waits for a still felt waits on frames, never on the clock.
+the next ``show``. Time is the film's own, as a recording's is: frame ``n`` is taken at
+``n / fps`` seconds (``Frame.taken`` is None, as for recorded frames), so a reader that waits
+for a still felt waits on frames, never on the clock.
 
-Two ``show`` calls with no frame taken between them are one change (the arm brings both
-about at once): a reader never sees a felt no one looked at. A change starts with the next
-frame, or, while an arm is still in view, as soon as that arm has gone: the felt never lies
-still between a ``show`` and its change, so a reader that waits for a still felt after a
-``show`` reads the new felt, as a camera does after the dealer's hand has gone.
+A change starts with the next frame, or, while an arm is still in view, as soon as that arm
+has gone: the felt never lies still between a ``show`` and its change, so a reader that waits
+for a still felt after a ``show`` reads the new felt, as a camera does after the dealer's hand
+has gone. Each change is its own step, so every felt in between is one a dealer could lay
+(a felt is cleared before the next round's cards come). Frames are drawn only when taken:
+``pass_time`` lets time go by with nobody looking (the players setting their hands), so a
+reader is not made to watch every arm of a round it did not look at.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass, field
 
@@ -81,11 +85,18 @@ class FeltWorld:
             last = self.steps[-1]
             if state == last.state:
                 return
-            if len(self.steps) > 1 and last.t >= self.now - 1e-9:  # nobody has seen it yet
-                self.steps[-1] = Step(last.t, state)
-                return
             gone = last.t + arm_time(self.steps, len(self.steps) - 1, self.motion)
             self.steps.append(Step(round(max(self.now, gone), 6), state))
+
+    def pass_time(self, seconds: float | None = None) -> None:
+        """Let ``seconds`` go by with no frame taken; by default until the last change is done
+        and the felt has lain still ``Motion.settle`` seconds."""
+        with self._lock:
+            if seconds is None:
+                last = self.steps[-1]
+                seconds = last.t + arm_time(self.steps, len(self.steps) - 1, self.motion) \
+                    + self.motion.settle - self.now
+            self._index += max(0, math.ceil(seconds * self.motion.fps - 1e-9))
 
     def read(self) -> Frame | None:
         """The next frame, decoded as a reader of the camera's JPEG gets it."""
@@ -100,7 +111,7 @@ class FeltWorld:
         self.shots.append(shot)
         name = f"{self.name}#{index}"
         self.history.append((index, name))
-        return Frame(decode(taken.jpeg), index, name, taken.t)
+        return Frame(decode(taken.jpeg), index, name)
 
     def close(self) -> None:
         """No more frames (``read`` then raises ``SourceError``, as a lost camera does)."""
