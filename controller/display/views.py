@@ -206,8 +206,10 @@ def _alerts(engine: OversightEngine[Any], faults: Sequence[Record]) -> list[Aler
                        "seq": exposure.seq, "critical": False, "fault": None})
     for position, reading in sorted(state.camera.items()):
         if reading is None:
+            unset = position != HOUSE and position not in state.settings
             alerts.append({"kind": "unknown_read", "text": f"position {position}: the camera "
-                           f"could not read the hand; the entered setting stands",
+                           f"could not read the hand; " + ("the dealer keys it" if unset
+                                                          else "the entered setting stands"),
                            "seq": None, "critical": False, "fault": None})
     if state.phase is Phase.VOIDED:
         reason = state.void_reason or ""
@@ -237,8 +239,12 @@ def _shown(state: Any) -> bool:
 def _may_see(sight: Sight, state: Any, position: int, banker: int, is_set: bool) -> bool:
     """Whether ``sight`` may see the pieces at ``position`` now: the public once the hands are
     turned up; the dealer every setting keyed in and the players' dealt hands, but not the
-    house's or a player-banker's before exposure; the supervisor always."""
-    if sight is Sight.SUPERVISOR or _shown(state):
+    house's or a player-banker's before exposure; the supervisor always.  A hand still unset
+    after the exposure lies face down in its box (at a table with a camera): the public sees it
+    once set or settled."""
+    if sight is Sight.SUPERVISOR:
+        return True
+    if _shown(state) and (sight is not Sight.PUBLIC or is_set or state.settlement is not None):
         return True
     if sight is Sight.PUBLIC:
         return False

@@ -23,10 +23,13 @@ from ..profiles.poker import load_profile
 from ..profiles.tiles import load_tile_profile
 from ..round.acts import Who
 from ..round.errors import IllegalActError, PortError
+from ..round.games import GameRules
 from ..round.oversight import OversightEngine
 from ..round.poker import PokerRound
+from ..round.state import RoundState, fold
 from ..round.tiles import TileRound
-from .ports import recorded_ports
+from ..rules.poker.dealing import HOUSE
+from .ports import RecordedCamera, recorded_ports
 
 
 class ReplayError(ControllerError):
@@ -90,9 +93,26 @@ def _rounds(journal: Journal, round_id: str | None) -> Iterator[list[Record]]:
 def _engine(records: list[Record], into: Journal) -> OversightEngine[Any]:
     opened = records[0].payload()
     shuffler, dice, camera = recorded_ports(records)
+    engine: OversightEngine[Any]
     if opened.get("game") == "tiles":
-        return TileRound(into, load_tile_profile(opened["profile"]), dice, camera, replay=True)
-    return PokerRound(into, load_profile(opened["profile"]), shuffler, dice, camera, replay=True)
+        engine = TileRound(into, load_tile_profile(opened["profile"]), dice, camera, replay=True)
+    else:
+        engine = PokerRound(into, load_profile(opened["profile"]), shuffler, dice, camera,
+                            replay=True)
+    if camera is None and _exposed_unset(records, engine.game):
+        engine.camera = RecordedCamera("camera", None)  # it had one, though it never read
+    return engine
+
+
+def _exposed_unset(records: list[Record], game: GameRules[Any]) -> bool:
+    """Whether the dealer's hand was exposed with positions unset, which only a table with a
+    camera allows (a round voided before its camera read anything)."""
+    state: RoundState[Any] = RoundState(records[0].round_id or "", records[0].replay)
+    for record in records:
+        if record.kind == "dealer_exposed":
+            return any(p != HOUSE and p not in state.settings for p in state.playing())
+        fold(state, record, game)
+    return False
 
 
 def _drive(engine: OversightEngine[Any], record: Record, new_id: str,
@@ -123,6 +143,8 @@ def _drive(engine: OversightEngine[Any], record: Record, new_id: str,
         game.cut(who, data["cut"], data["options"])
     elif kind in ("roll", "dice_no_game"):
         engine.roll(machine)
+    elif kind == "set" and data.get("source") == "camera":
+        return  # read_camera wrote it, just after the camera_read it replays
     elif kind == "set":
         setting = data["setting"]
         text = f"{' '.join(setting['low'])} / {' '.join(setting['high'])}"

@@ -1,9 +1,16 @@
 """From the roll to the settlement: players set, the dealer exposes, the camera reads, settle.
 
-The camera is optional: without one the entered settings stand.  A reading that differs from
-the entered setting raises a critical fault (no settling until a correction or a supervisor
-clears it); a reading of None (unknown) leaves the entered setting standing.  The dealer's
-deviation from the house way is flagged by a ``deviation`` record just before the settlement.
+The camera is optional.  Without one every playing position is keyed (``set_hand``) before the
+dealer's hand is exposed, and the entered settings stand.  With one, the dealer may expose
+while positions are still unset: their hands lie face down in their boxes until the dealer
+turns them up, and the camera's reading sets each (a ``set`` record with ``"source":
+"camera"``, written by the camera), once it holds that position's own pieces.  A position the
+camera cannot read (or reads as pieces that are not its hand) is never guessed: it stays unset
+and the dealer keys it (``set_hand`` while exposed), and nothing settles until every position
+is set.  A reading that differs from a setting already entered raises a critical fault (no
+settling until a correction or a supervisor clears it); a reading of None (unknown) leaves the
+entered setting standing.  The dealer's deviation from the house way is flagged by a
+``deviation`` record just before the settlement.
 """
 
 from __future__ import annotations
@@ -36,8 +43,10 @@ class ShowdownEngine(RoundEngine[S]):
 
     def verify_set_hand(self, who: Who, position: int, setting: str | None = None,
                         hand: str | Sequence[str] | None = None) -> None:
-        """A playing position sets once, with its own pieces (or asks for the house way)."""
-        state = self._check("set_hand", who, Phase.SETTING)
+        """A playing position sets once, with its own pieces (or asks for the house way);
+        once the dealer's hand is exposed, only a position the camera left unset (the dealer
+        keys it)."""
+        state = self._check("set_hand", who, Phase.SETTING, Phase.EXPOSED)
         if position == HOUSE or position not in state.playing():
             raise IllegalActError("set_hand", f"position {position!r} has no player's hand; "
                                               f"playing: {list(state.playing())}")
@@ -61,7 +70,7 @@ class ShowdownEngine(RoundEngine[S]):
     def verify_play_house_way(self, who: Who, position: int,
                               hand: str | Sequence[str] | None = None) -> None:
         """A player may ask for the house way instead of setting (as ``set_hand``)."""
-        self._check("play_house_way", who, Phase.SETTING)
+        self._check("play_house_way", who, Phase.SETTING, Phase.EXPOSED)
         self.verify_set_hand(who, position, None, hand)
 
     def can_play_house_way(self, who: Who, position: int,
@@ -80,14 +89,17 @@ class ShowdownEngine(RoundEngine[S]):
 
     def verify_expose_dealer(self, who: Who, setting: str | None = None,
                              hand: str | Sequence[str] | None = None) -> None:
-        """The dealer exposes once every player has set."""
+        """The dealer exposes once every player has set; at a table with a camera, also with
+        positions unset (the camera reads them as the dealer turns them up)."""
         state = self._check("expose_dealer", who, Phase.SETTING)
         if self.game.play.pot is not None:
             raise IllegalActError("expose_dealer", "a pot game (home play) has no dealer's "
                                                    "hand; settle the pot once all have set")
         waiting = [p for p in state.playing() if p != HOUSE and p not in state.settings]
-        if waiting:
-            raise IllegalActError("expose_dealer", f"positions {waiting} have not set")
+        if waiting and self.camera is None:
+            raise IllegalActError("expose_dealer", f"positions {waiting} have not set (a "
+                                                   f"table without a camera keys every setting "
+                                                   f"before the exposure)")
         self._setting_for("expose_dealer", HOUSE, setting, hand)
 
     def can_expose_dealer(self, who: Who, setting: str | None = None,
@@ -136,10 +148,14 @@ class ShowdownEngine(RoundEngine[S]):
         return self._can(lambda: self.verify_read_camera(who, position))
 
     def read_camera(self, who: Who, position: int) -> Record:
-        """What the camera sees at ``position``; a disagreement raises a critical fault."""
+        """What the camera sees at ``position``; a disagreement raises a critical fault.  At a
+        position not yet set, a reading that holds the position's own pieces sets it (a
+        ``set`` record after the ``camera_read``, the camera's); any other reads as None and
+        the position waits for the dealer to key it."""
         self.verify_read_camera(who, position)
         camera = self.camera
-        assert camera is not None
+        state = self.round
+        assert camera is not None and state is not None
         text = self._port("read_camera", camera.name, lambda: camera.read(position), position)
         try:
             seen = None if text is None else self.game.parse(text)
@@ -148,7 +164,17 @@ class ShowdownEngine(RoundEngine[S]):
         if seen is None:  # nothing seen is routine; something unreadable is worth a look
             log.log(logging.INFO if text is None else logging.WARNING,
                     "round %s: the camera could not read position %d (%r)",
-                    self.round.round_id if self.round else "?", position, text)
+                    state.round_id, position, text)
+        sets: dict[str, object] | None = None
+        if seen is not None and position != HOUSE and position not in state.settings:
+            try:
+                chosen, _ = self._setting_for("read_camera", position, str(seen), None)
+            except IllegalActError as err:  # never a guess: the dealer keys it
+                log.warning("round %s: the camera's reading %r of position %d is not taken, "
+                            "the dealer keys it: %s", state.round_id, text, position, err)
+                seen = None
+            else:
+                sets = {**to_json(HandSet(position, chosen, SetBy.PLAYER)), "source": "camera"}
         payload: dict[str, object] = {"type": "camera_read", "v": 1, "position": position,
                                       "setting": None if seen is None else str(seen),
                                       "raw": text}
@@ -156,6 +182,8 @@ class ShowdownEngine(RoundEngine[S]):
         if kept is not None and getattr(kept, "position", None) == position:
             payload["frame"] = {"file": Path(kept.path).name, "sha256": kept.sha256}
         record = self._append(payload, camera.name, Role.CAMERA)
+        if sets is not None:
+            self._append(sets, camera.name, Role.CAMERA)
         self.check_camera(position)
         return record
 
@@ -192,8 +220,8 @@ class ShowdownEngine(RoundEngine[S]):
         return [HandSet(HOUSE, state.exposure.setting, SetBy.PLAYER), *hands]
 
     def verify_settle(self, who: Who) -> None:
-        """Settle once exposed, every position read (with a camera), no fault active; a pot
-        game settles once every player has set."""
+        """Settle once exposed, every position read (with a camera) and set, no fault active;
+        a pot game settles once every player has set."""
         if self.game.play.pot is not None:
             self._pot_settlement(who)
             return
@@ -202,6 +230,10 @@ class ShowdownEngine(RoundEngine[S]):
             unread = [p for p in state.playing() if p not in state.camera]
             if unread:
                 raise IllegalActError("settle", f"the camera has not read positions {unread}")
+        unset = [p for p in state.playing() if p != HOUSE and p not in state.settings]
+        if unset:
+            raise IllegalActError("settle", f"positions {unset} are not set: the camera could "
+                                            f"not read them, so the dealer keys them (set_hand)")
         self._settlement("settle")
 
     def _settlement(self, act: str) -> object:
