@@ -41,7 +41,6 @@ if TYPE_CHECKING:  # the table pulls in vision and the display: loaded by these 
     from ..live import Table as LiveTable
     from ..table import TableDevices
     from ..table.camera import LayoutCamera
-    from ..table.live import LiveLoop
     from ..table.recording import SessionRecorder
 
 log = logging.getLogger(__name__)
@@ -337,23 +336,11 @@ def _record_inputs(recorder: SessionRecorder, table: LiveTable, loop: Loop) -> N
     """Every act and note asked of the table, and every panel press, into the recording's
     inputs; the loop's own acts (on its thread) are marked as the loop's."""
     from ..table.live import LiveLoop
+    from ..table.recording import record_inputs
 
     if not isinstance(loop, LiveLoop):
         raise UsageError("only the live table (paigow run) is recorded")
     record_inputs(recorder, table, loop)
-
-
-def record_inputs(recorder: SessionRecorder, table: LiveTable, loop: LiveLoop) -> None:
-    """Wire ``table`` and ``loop`` to write what people do into ``recorder``'s inputs, and
-    the loop's own camera reads (the dealer's hand)."""
-    def observe(kind: str, who: Who, what: Mapping[str, Any]) -> None:
-        by = "loop" if threading.get_ident() == loop.thread else "display"
-        recorder.input(kind, who, by=by, **what)
-
-    table.observe = observe
-    loop.on_press = lambda button: recorder.input("press", button=button.value)
-    loop.on_read = lambda position, setting: recorder.input("camera", position=position,
-                                                            setting=setting)
 
 
 def frames_beside(journal: str) -> Path:

@@ -63,7 +63,7 @@ from ..table.camera_config import CameraConfig
 from ..table.errors import TableError
 from ..table.felt_camera import FeltCamera, box_names
 from ..table.live import LiveLoop
-from ..table.recording import SessionRecorder
+from ..table.recording import SessionRecorder, record_inputs
 from .players import Habits, PokerSetter, SimDealer, SimPlayers, TileSetter
 
 log = logging.getLogger(__name__)
@@ -174,16 +174,7 @@ class _Script:
 
     def _wire(self) -> None:
         """The recording's inputs, as ``paigow run --record`` writes them."""
-        recorder, loop = self.recorder, self.loop
-
-        def observe(kind: str, who: Who, what: Mapping[str, Any]) -> None:
-            by = "loop" if threading.get_ident() == loop.thread else "display"
-            recorder.input(kind, who, by=by, **what)
-
-        self.table.observe = observe
-        loop.on_press = lambda button: recorder.input("press", button=button.value)
-        loop.on_read = lambda position, setting: recorder.input("camera", position=position,
-                                                                setting=setting)
+        record_inputs(self.recorder, self.table, self.loop)
 
     def _said(self, line: str) -> None:
         self.summary.lines.append(line)

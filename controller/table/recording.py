@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -39,6 +39,10 @@ from vision.sources import Frame
 from ..round import DeviceLostError, Who
 from .camera_config import CameraConfig
 from .errors import TableConfigError
+
+if TYPE_CHECKING:
+    from ..live import Table
+    from .live import LiveLoop
 
 FORMAT = "paigow-recording"
 VERSION = 1
@@ -203,6 +207,20 @@ class CameraRecording:
             self._times.close()
 
 
+def record_inputs(recorder: SessionRecorder, table: Table, loop: LiveLoop) -> None:
+    """Wire ``table`` and ``loop`` to write into ``recorder``'s inputs what people do (acts,
+    notes, panel presses) and the loop's own camera reads (the dealer's hand); an act done on
+    the loop's thread is marked as the loop's, any other as the display's."""
+    def observe(kind: str, who: Who, what: Mapping[str, Any]) -> None:
+        by = "loop" if threading.get_ident() == loop.thread else "display"
+        recorder.input(kind, who, by=by, **what)
+
+    table.observe = observe
+    loop.on_press = lambda button: recorder.input("press", button=button.value)
+    loop.on_read = lambda position, setting: recorder.input("camera", position=position,
+                                                            setting=setting)
+
+
 def read_inputs(folder: str | Path) -> list[Mapping[str, Any]]:
     """A recording's inputs, in order; ``TableConfigError`` names a bad line."""
     path = Path(folder) / INPUTS
@@ -219,4 +237,4 @@ def read_inputs(folder: str | Path) -> list[Mapping[str, Any]]:
 
 
 __all__ = ["CAMERA", "FORMAT", "FRAME_QUALITY", "VERSION", "CameraRecording", "SessionRecorder",
-           "read_inputs"]
+           "read_inputs", "record_inputs"]

@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from controller.commands.table import _live_setup, _recorder, record_inputs
+from controller.commands.table import _live_setup, _recorder
 from controller.journal import Role, open_journal
 from controller.replay.recording import RecordingReplay, replay_recording
 from controller.round import Phase, Who
 from controller.table import open_table, read_hardware
 from controller.table.camera_config import CameraConfig
 from controller.table.errors import TableConfigError
-from controller.table.recording import FORMAT, SessionRecorder, read_inputs
+from controller.table.recording import FORMAT, SessionRecorder, read_inputs, record_inputs
 from firmware_interfaces.capture_file import load_capture
 from firmware_interfaces.gpio import PanelButton
 from tests.cli_run import run
