@@ -1,7 +1,8 @@
 """``paigow replay JOURNAL [--round ID] [--json]``: re-run recorded rounds, report differences;
 ``paigow replay DIR [--json]``: replay a recorded session (``controller.replay.recording``)
 with no hardware, its last line with ``--json`` one object (``rounds``, ``differences``,
-``camera_frames``, ``first_difference``, ``inputs``).
+``camera_frames``, ``first_difference``, ``inputs``, and ``truth``: a synthetic recording's
+truth checked, ``controller.replay.truth``, or null).
 
 One line per round (one JSON object per round with ``--json``); exit 0 when every replayed
 round wrote what was recorded, 1 on any difference, 2 when the journal cannot be read.  The
@@ -99,11 +100,18 @@ def _replay_recording(args: argparse.Namespace, folder: Path) -> int:
         journal.close()
     if args.json:
         print(json.dumps(result.to_json(), sort_keys=True))
-    elif result.ok:
+    elif result.differences:
+        print(f"{folder}: differs: {result.differences[0]}", file=sys.stderr)
+    else:
         print(f"{folder}: {result.rounds} round(s), {result.inputs} input(s) replayed; the "
               f"journal is the recorded one")
-    else:
-        print(f"{folder}: differs: {result.differences[0]}", file=sys.stderr)
+    truth = result.truth
+    if truth is not None and not args.json:
+        print(f"{folder}: truth: {truth.settled} of {truth.rounds} round(s) settled as played; "
+              f"{truth.camera_read} of {truth.positions} setting(s) read by the camera, "
+              f"{len(truth.keyed)} keyed", file=sys.stdout if truth.ok else sys.stderr)
+        if not truth.ok:
+            print(f"{folder}: truth differs: {truth.differences[0]}", file=sys.stderr)
     return 0 if result.ok else 1
 
 

@@ -50,6 +50,7 @@ from ..table.errors import TableError
 from ..table.felt_camera import FeltCamera
 from ..table.recording import FORMAT, HEADER, VERSION, read_inputs
 from ..table.shuffler_port import SerialShufflerPort
+from .truth import TruthCheck, TruthError, check_truth, read_truth
 
 
 class RecordingError(ControllerError):
@@ -65,17 +66,20 @@ class RecordingReplay:
     differences: list[str] = field(default_factory=list)
     camera_frames: int = 0
     inputs: int = 0
+    truth: TruthCheck | None = None
+    """A synthetic recording's truth checked against the replay's journal (None: no truth)."""
 
     @property
     def ok(self) -> bool:
-        """True when the replay wrote what was recorded."""
-        return not self.differences
+        """True when the replay wrote what was recorded, and settled as the truth says."""
+        return not self.differences and (self.truth is None or self.truth.ok)
 
     def to_json(self) -> dict[str, Any]:
         """``paigow replay DIR --json``'s last line."""
         return {"rounds": self.rounds, "differences": len(self.differences),
                 "first_difference": self.differences[0] if self.differences else None,
-                "camera_frames": self.camera_frames, "inputs": self.inputs}
+                "camera_frames": self.camera_frames, "inputs": self.inputs,
+                "truth": None if self.truth is None else self.truth.to_json()}
 
 
 def read_header(folder: Path) -> Mapping[str, Any]:
@@ -113,6 +117,10 @@ def replay_recording(folder: str | Path, recorded: Journal) -> RecordingReplay:
     root = Path(folder)
     header = read_header(root)
     inputs = read_inputs(root)
+    try:
+        truth = read_truth(root)
+    except TruthError as err:
+        raise RecordingError(str(err)) from err
     opened = [r for r in recorded.records() if r.kind == "round_opened"]
     profile_name = str(opened[0].payload().get("profile")) if opened else None
     clock = _Clock()
@@ -152,6 +160,8 @@ def replay_recording(folder: str | Path, recorded: Journal) -> RecordingReplay:
             if difference is not None:
                 result.differences.append(difference)
         result.rounds = sum(1 for r in into.records() if r.kind == "round_opened")
+        if truth is not None:
+            result.truth = check_truth(truth, into.records())
     return result
 
 

@@ -6,8 +6,10 @@ table file (``camera_config``), applies the markers' saved calibration to its la
 checks that the camera has not moved (``vision.markers.check_still_calibrated``), reads the
 position's low and high boxes (the dealer, position 1: ``dealer.low``/``dealer.high``; seat
 ``P``: ``seatP.low``/``seatP.high``) with the game's reader, and answers ``LOW / HIGH`` only
-when each box holds its count of pieces, every one read (2 and 5 cards, 2 and 2 tiles);
-anything else is None and the engine asks the dealer.
+when each box holds exactly its count of pieces read (2 and 5 cards, 2 and 2 tiles), no piece
+twice; anything else is None and the engine asks the dealer (who keys the setting).  The
+engine checks a reading once more against what it knows: a poker hand must be the cards the
+shuffler dealt that position.
 
 A camera that moved, or whose source fails or ends, raises ``DeviceLostError`` (the engine
 journals a ``device_lost`` fault): a moved camera's ``CameraMovedError`` says to calibrate
@@ -182,10 +184,14 @@ class FeltCamera:
             if item.region in boxes:
                 boxes[item.region].append(item)
         unknown = sum(1 for b in boxes.values() for i in b if i.code is None)
-        want = GAMES[self.game][1]
-        if unknown or (len(boxes[low]), len(boxes[high])) != want:
+        known = {name: [i for i in items if i.code is not None] for name, items in boxes.items()}
+        # A box must hold exactly its count of pieces read. An unknown mark beside a box so
+        # filled is no piece of this hand (a hand holds that many and no more: a court card's
+        # picture, a card's far corner, a chip's edge); one beside a box short of its count
+        # may be the piece missing, so the position is unread.
+        if (len(known[low]), len(known[high])) != GAMES[self.game][1]:
             return None, unknown
-        text = " / ".join(" ".join(str(i.code) for i in sorted(boxes[b], key=_along))
+        text = " / ".join(" ".join(str(i.code) for i in sorted(known[b], key=_along))
                           for b in (low, high))
         try:
             split_setting(self.game, text)

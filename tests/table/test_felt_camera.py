@@ -37,10 +37,12 @@ SHARP = TableCamera(size=(2560, 1440))
 PLAIN = TableCamera()  # 1280 x 720
 SLOW = Motion(fps=2.5)
 POSITIONS = {"poker": 7, "tiles": 8}
-# Face-up positions the card reader leaves unread (a card "unsure": the dealer is asked).
-# Poker seed 1 leaves seat 2 so too, and seed 3 reads seat 2's Kd as Ad in the whole frame
-# (its low box then lacks a card, so the camera answers None, not a wrong setting).
-UNREAD = {("poker", 2): [4]}
+# Face-up positions the card reader leaves unread (a box short of its cards read: the dealer
+# is asked), by game and seed.  Poker seed 2's seat 4 was one while an unknown mark beside a
+# full box (a court card's picture) also left it unread; seed 3 reads seat 2's Kd as Ad in
+# the whole frame (its low box then lacks a card, so the camera answers None, not a wrong
+# setting).
+UNREAD: dict[tuple[str, int], list[int]] = {}
 
 
 def render_table(folder: Path, state: TableState, seed: int, camera: TableCamera,

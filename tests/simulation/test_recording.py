@@ -1,0 +1,95 @@
+"""``paigow sim record``: a synthetic recording of whole rounds on the live table (scripted
+people, the seeded simulators on ptys, a rendered felt on camera), replayed by ``paigow replay
+DIR`` with no device: every round settles as its truth says, every setting read from the
+recorded frames, none keyed.
+
+Each game's recording is made once (a subprocess, as an operator runs it) and shared by the
+tests that read it; tests that change a recording work on a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.table.conftest import _assets
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUNDS = 5
+SEEDS = {"poker": 11, "tiles": 12}
+
+
+def paigow(*argv: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def last_json(text: str) -> dict[str, object]:
+    data = json.loads(text.strip().splitlines()[-1])
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.fixture(scope="module", params=["poker", "tiles"])
+def recorded(request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, dict[str, object]]:
+    """A five-round synthetic recording of the game, and what ``sim record --json`` said."""
+    game = str(request.param)
+    if game == "poker" and not _assets():
+        pytest.skip("card artwork missing and scripts/test_assets.sh failed (no network?)")
+    out = tmp_path_factory.mktemp(f"synthetic-{game}") / "rec"
+    done = paigow("sim", "record", "--game", game, "--rounds", str(ROUNDS), "--seed",
+                  str(SEEDS[game]), "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    return game, out, last_json(done.stdout)
+
+
+def test_every_round_replays_settled_as_its_truth_with_every_setting_read_by_the_camera(
+        recorded: tuple[str, Path, dict[str, object]]) -> None:
+    game, out, made = recorded
+    assert made["rounds"] == ROUNDS and made["keyed"] == 0
+    done = paigow("replay", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    replayed = last_json(done.stdout)
+    assert replayed["differences"] == 0 and replayed["rounds"] == ROUNDS
+    truth = replayed["truth"]
+    assert isinstance(truth, dict)
+    assert truth["rounds"] == truth["settled_as_truth"] == ROUNDS
+    assert truth["keyed"] == 0 and truth["camera_read"] == truth["positions"] > 2 * ROUNDS
+    # Every frame the replay read is a recorded one, and the recording kept each it took.
+    frames = sorted((out / "camera" / "frames").glob("*.jpg"))
+    assert replayed["camera_frames"] == len(frames) == made["frames"] - 1  # less calibration's
+    # The players' settings were the camera's to set: no person keyed one.
+    inputs = [json.loads(line) for line in (out / "inputs.jsonl").read_text().splitlines()]
+    assert not [i for i in inputs if i.get("act") in ("set_hand", "play_house_way")]
+    header = json.loads((out / "recording.json").read_text())
+    assert header["game"] == game and header["camera"]["frames"] == "camera/frames"
+
+
+def test_a_truth_the_journal_does_not_bear_out_fails_the_replay_naming_the_round(
+        recorded: tuple[str, Path, dict[str, object]], tmp_path: Path) -> None:
+    _, out, _ = recorded
+    copy = tmp_path / "rec"
+    shutil.copytree(out, copy)
+    lines = (copy / "truth.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    position = next(p for p in first["settlement"]["net"] if p != "1")
+    first["settlement"]["net"][position] += 100
+    (copy / "truth.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    done = paigow("replay", str(copy))
+    assert done.returncode == 1
+    assert f"truth differs: round {first['round_id']}: settled" in done.stderr
+
+
+def test_a_folder_already_recorded_is_refused_in_one_line(
+        recorded: tuple[str, Path, dict[str, object]]) -> None:
+    game, out, _ = recorded
+    done = paigow("sim", "record", "--game", game, "--rounds", "1", "--seed", "1", "--out",
+                  str(out))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "already holds a recording" in done.stderr
