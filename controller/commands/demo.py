@@ -8,6 +8,9 @@ simulation (``tests/test_layers.py``); ``commands.table.play`` runs the table ei
 from __future__ import annotations
 
 import argparse
+import json
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config.locations import config_file
@@ -15,8 +18,22 @@ from ..config.locations import config_file
 if TYPE_CHECKING:  # the table pulls in vision: loaded when the demo runs
     from ..live import Table
     from ..table import TableDevices
-from .common import UsageError, number_in, run_alone
-from .table import SIM_TABLE, Loop, OnDuty, Setup, demo_staff, play, randomness_of, table_options
+from .common import UsageError, listening_socket, number_in, run_alone
+from .journal import JournalCommandError, open_reader
+from .serving import served_hosts, tls
+from .table import (
+    PORT_HINT,
+    SIM_TABLE,
+    DisplayServer,
+    Loop,
+    OnDuty,
+    Setup,
+    TableCommandError,
+    demo_staff,
+    play,
+    randomness_of,
+    table_options,
+)
 
 DISPLAY_PACE = 0.4
 """Seconds between acts when the display is on, so a viewer can follow the round."""
@@ -61,8 +78,80 @@ def demo_setup(args: argparse.Namespace, hardware: Any, profile: Any) -> Setup:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Play on the simulated table, with simulated players and dealer."""
+    """Play on the simulated table, with simulated players and dealer; or, with
+    ``--recording DIR``, play a recorded session on the display."""
+    if args.recording is not None:
+        return play_recording(args, Path(args.recording))
     return play(args, config_file(*SIM_TABLE), demo_setup)
+
+
+def play_recording(args: argparse.Namespace, folder: Path) -> int:
+    """Replay the session recorded in ``folder`` (``paigow sim record``, ``paigow run
+    --record``) through the live table's code with the dealer display served, each input at
+    its recorded time divided by ``--speed``; the replay's check is said at the end (exit 1
+    on a difference, as ``paigow replay DIR``)."""
+    from ..display.table import Table
+    from ..replay.recording import RecordingError, read_header, replay_recording
+    from ..staff import Staff
+
+    if args.speed <= 0:
+        raise UsageError(f"--speed {args.speed!r}: must be above 0")
+    tls_options = tls(args)
+    try:
+        header = read_header(folder)
+        journal = open_reader(str(folder / "journal.sqlite"), args.key_file)
+    except (RecordingError, JournalCommandError) as err:
+        raise TableCommandError(str(err)) from err
+    sock = None if args.no_display else listening_socket(args.host, args.port, PORT_HINT)
+    # Nobody signs in: a sign-in is journaled, and the replay's journal must stay the
+    # recorded one; the display shows the public view, as the table has shown it.
+    staff = Staff()
+    served: list[DisplayServer] = []
+
+    def make_table(engine: Any) -> Table:
+        table = Table(engine)
+        if sock is not None:
+            display = DisplayServer(table, sock, staff, hosts=served_hosts(args),
+                                    tls_options=tls_options)
+            display.start()
+            served.append(display)
+            print(f"dealer display (public view): {display.url}", flush=True)
+        return table
+
+    began = time.monotonic()
+    first: list[float] = []
+
+    def pace(t: float) -> None:
+        if not first:
+            first.append(t)
+        wait = began + (t - first[0]) / args.speed - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+
+    print(f"playing {folder} ({header['game']}, recorded {header.get('started')}) at "
+          f"{args.speed:g}x", flush=True)
+    try:
+        try:
+            result = replay_recording(folder, journal, make_table=make_table, pace=pace)
+        except RecordingError as err:
+            raise TableCommandError(str(err)) from err
+        line = result.to_json()
+        print(json.dumps(line, sort_keys=True) if args.json else
+              f"{result.rounds} round(s) played; differences from the recording: "
+              f"{len(result.differences)}", flush=True)
+        if served and args.linger:
+            print(f"display stays up on {served[0].url}; Ctrl-C ends", flush=True)
+            while True:
+                time.sleep(0.1)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        journal.close()
+        for display in served:
+            display.stop()
+        if sock is not None and not served:
+            sock.close()
+    return 0 if result.ok else 1
 
 
 def _demo_options(p: argparse.ArgumentParser) -> None:
@@ -82,6 +171,13 @@ def _demo_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pace", type=float, metavar="SECONDS",
                    help=f"pause between acts (default {DISPLAY_PACE} with the display, "
                         f"else 0)")
+    p.add_argument("--recording", metavar="DIR",
+                   help="play a recorded session (paigow sim record, paigow run --record) on "
+                        "the display instead of the simulated people")
+    p.add_argument("--speed", type=float, default=1.0, metavar="X",
+                   help="with --recording: times the recorded pace (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="with --recording: the replay's check as one JSON object at the end")
 
 
 def add_parsers(subparsers: Any) -> None:

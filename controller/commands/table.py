@@ -51,7 +51,7 @@ SIM_TABLE = ("tables", "sim-table.toml")
 STAFF_DIR = "staff"
 """The config subfolder where ``paigow run`` looks for a table's staff file (``NAME.toml``)."""
 
-_PORT_HINT = "; pass --port or --no-display"
+PORT_HINT = "; pass --port or --no-display"
 
 
 class TableCommandError(ControllerError):
@@ -94,7 +94,7 @@ def randomness_of(devices: TableDevices, seed: int | None) -> str:
     return f"seeded {seed} (test and replay only; devices: {where})"
 
 
-class _Display:
+class DisplayServer:
     """The dealer display served by uvicorn on a thread, on a socket bound up front."""
 
     def __init__(self, table: Any, sock: socket.socket, staff: Staff, *,
@@ -252,7 +252,7 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
     hardware = read_hardware(table_file)  # a bad table file stops here, naming the key
     # Bound once, here: a port in use stops the start before any device starts, and nothing
     # can take the port between this check and the display's start.
-    sock = None if args.no_display else listening_socket(args.host, args.port, _PORT_HINT)
+    sock = None if args.no_display else listening_socket(args.host, args.port, PORT_HINT)
     pins = _pin_factory(hardware)  # a machine without GPIO for real devices: here
     setup = make_setup(args, hardware, profile)  # a bad staff file stops here too
     recorder = _recorder(args, table_file)  # a folder already recorded stops here
@@ -264,7 +264,7 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
                               make_key=args.command == "demo")
     except JournalCommandError as err:
         raise TableCommandError(str(err)) from err
-    display: _Display | None = None
+    display: DisplayServer | None = None
     try:
         with open_table(hardware, args.game, seed=args.seed, pin_factory=pins,
                         camera=lambda: setup.camera(where), recorder=recorder) as devices:
@@ -276,7 +276,7 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
                   f"{randomness_of(devices, args.seed)}", flush=True)
             on_duty: OnDuty | None = None
             if sock is not None:
-                display = _Display(table, sock, setup.staff,
+                display = DisplayServer(table, sock, setup.staff,
                                    hosts=served_hosts(args), tls_options=tls_options)
                 display.start()
                 print(f"dealer display: {display.url}", flush=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,8 +112,14 @@ class _Clock:
         return self.now
 
 
-def replay_recording(folder: str | Path, recorded: Journal) -> RecordingReplay:
-    """Replay the recording in ``folder`` against its journal ``recorded``."""
+def replay_recording(folder: str | Path, recorded: Journal, *,
+                     make_table: Callable[[OversightEngine[Any]], Table] = Table,
+                     pace: Callable[[float], None] | None = None) -> RecordingReplay:
+    """Replay the recording in ``folder`` against its journal ``recorded``.
+
+    ``make_table`` makes the table the inputs are done on (``paigow demo --recording`` gives
+    the display's, served while the replay runs); ``pace`` is told each input's recorded time
+    before it is done (the demo waits for it; a check runs as fast as it can)."""
     root = Path(folder)
     header = read_header(root)
     inputs = read_inputs(root)
@@ -134,8 +140,10 @@ def replay_recording(folder: str | Path, recorded: Journal) -> RecordingReplay:
         camera = _camera(header, root, Path(scratch) / "frames")
         try:
             engine = _engine(header, profile_name, root, into, clock, replays, drivers, camera)
-            table = Table(engine)
+            table = make_table(engine)
             for number, entry in enumerate(inputs):
+                if pace is not None:
+                    pace(float(entry["t"]))
                 clock.now = float(inputs[number + 1]["t"]) if number + 1 < len(inputs) \
                     else float("inf")
                 difference = _do(table, entry, number, camera)

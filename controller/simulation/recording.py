@@ -71,6 +71,8 @@ log = logging.getLogger(__name__)
 TRUTH = "truth.jsonl"
 DEALER = Who.dealer("sim-dealer")
 SUPERVISOR = Who.supervisor("sim-supervisor")
+SIGNED_IN = "operator_signed_in"
+"""The note a sign-in at the display journals (``controller.display.sign_in``)."""
 SIZE = (2560, 1440)
 """The camera's frame: the card reader needs about 1.3 px/mm over a whole table."""
 MOTION = Motion(fps=5.0, reach=0.3, per_region=0.1, back=0.3, settle=0.5)
@@ -190,7 +192,7 @@ class _Script:
     def play(self, rounds: int) -> None:
         """Sign the staff in, start the loop, play ``rounds`` rounds."""
         for who, name in ((DEALER, "Sim Dealer"), (SUPERVISOR, "Sim Supervisor")):
-            self.table.note({"type": "signed_in", "v": 1, "staff": who.actor, "name": name,
+            self.table.note({"type": SIGNED_IN, "v": 1, "staff": who.actor, "name": name,
                              "role": who.role.value}, who)
         self.thread.start()
         for number in range(1, rounds + 1):
