@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 T = TypeVar("T")
-_DURING_FAULTS = frozenset({"clear_fault", "void", "correct", "read_camera"})
+_DURING_FAULTS = frozenset({"clear_fault", "void", "correct", "read_camera", "device_lost"})
 
 
 class RoundEngine(Generic[S]):

@@ -132,6 +132,24 @@ class OversightEngine(ShowdownEngine[S]):
         return self._append(fault_cleared(fault, text or f"cleared by {who.actor}"),
                             who.actor, who.role)
 
+    def verify_device_lost(self, who: Who, device: str, text: str, act: str) -> None:
+        """The table's loop reports a device it lost outside an act of the engine (the
+        camera reading the dealer's hand before the exposure)."""
+        self._check("device_lost", who)
+        for name, value in (("device", device), ("text", text), ("act", act)):
+            if not isinstance(value, str) or not value.strip():
+                raise IllegalActError("device_lost", f"{name} {value!r} must be named")
+
+    def can_device_lost(self, who: Who, device: str, text: str, act: str) -> bool:
+        """Whether ``device_lost`` would be accepted."""
+        return self._can(lambda: self.verify_device_lost(who, device, text, act))
+
+    def device_lost(self, who: Who, device: str, text: str, act: str) -> Record:
+        """Journal a critical ``device_lost`` fault from ``device`` during ``act``, as a lost
+        device in the engine's own acts is: play stops until the supervisor acts."""
+        self.verify_device_lost(who, device, text, act)
+        return self._fault("device_lost", text, device=device, act=act)
+
     def verify_void(self, who: Who, reason: str) -> None:
         """A supervisor voids an open round, with a reason."""
         self._check("void", who)

@@ -58,7 +58,7 @@ PRESS: dict[PanelButton, dict[Phase | None, str]] = {
 }
 """The dealer's act behind each button, by the round's phase (None: no round open)."""
 
-MACHINE_ACTS = frozenset({"shuffle", "deal_packet", "read_camera"})
+MACHINE_ACTS = frozenset({"shuffle", "deal_packet", "read_camera", "device_lost"})
 """The acts the loop does itself: nobody else is offered them or may ask for them."""
 
 POLL = 0.05
@@ -223,24 +223,35 @@ class LiveLoop:
             self._refuse(f"{button.value}: no dealer is signed in at the display")
             return
         if act == "expose_dealer":
-            self._act(act, dealer, *self._dealer_hand())
+            hand = self._dealer_hand()
+            if hand is not None:
+                self._act(act, dealer, *hand)
             return
         self._act(act, dealer)
 
-    def _dealer_hand(self) -> tuple[str, ...]:
+    def _dealer_hand(self) -> tuple[str, ...] | None:
         """The dealer's hand as the camera reads it once turned up (no lock held: the read
         waits for a still felt); nothing when there is no camera or it cannot tell, and the
-        engine then sets a hand it knows by the house way or asks for it to be keyed."""
+        engine then sets a hand it knows by the house way or asks for it to be keyed.  A
+        camera lost is journaled as the fault it is, for the supervisor, and the hand is not
+        exposed (None): the dealer confirms again once the camera is back."""
         camera = self.devices.camera
         if camera is None:
             return ()
+        lost: DeviceLostError | None = None
         try:
             seen = camera.read(HOUSE)
-        except (DeviceLostError, PortError) as err:
+        except DeviceLostError as err:
+            lost, seen = err, None
+        except PortError as err:
             self.out(f"  the camera could not read the dealer's hand: {err}")
             seen = None
         if self.on_read is not None:
             self.on_read(HOUSE, seen)
+        if lost is not None:
+            self.out(f"  the camera was lost reading the dealer's hand: {lost}")
+            self._act("device_lost", SYSTEM, camera.name, str(lost), "expose_dealer")
+            return None
         return () if seen is None else (seen,)
 
     def _call_supervisor(self, button: PanelButton) -> None:

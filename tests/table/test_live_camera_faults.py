@@ -235,8 +235,8 @@ def test_a_camera_lost_mid_round_locks_the_table_until_the_supervisor_voids(
     table.until(lambda: light(table) == ALL_OFF)
 
 
-def test_a_camera_lost_at_the_exposure_exposes_no_guess(felt: Path, frames: list[Path],
-                                                        live: Start, tmp_path: Path) -> None:
+def test_a_camera_lost_at_the_exposure_is_a_fault_and_exposes_no_guess(
+        felt: Path, frames: list[Path], live: Start, tmp_path: Path) -> None:
     video = write_video(tmp_path / "one.avi", [image(frames[0])])  # no still felt: it ends
     table, _ = live(camera_table(felt, tmp_path, video))
     table.press(PanelButton.NEW_ROUND)
@@ -252,10 +252,14 @@ def test_a_camera_lost_at_the_exposure_exposes_no_guess(felt: Path, frames: list
         if table.phase() is Phase.SETTING:
             break
     table.press(PanelButton.CONFIRM)  # the dealer's hand: the camera ends before it is still
-    table.until(lambda: bool(table.loop.summary.refused))
-    assert any("the camera could not read the dealer's hand" in line
-               and "has no more frames" in line for line in table.lines), table.lines
-    assert table.loop.summary.refused[0].startswith("expose_dealer: ")
+    table.until(lambda: bool(records(table, "fault_raised")))
+    fault = records(table, "fault_raised")[0]
+    assert (fault["code"], fault["critical"], fault["act"]) == ("device_lost", True,
+                                                                "expose_dealer")
+    assert "has no more frames" in fault["text"]
+    by = next(r for r in table.table.journal.records() if r.kind == "fault_raised")
+    assert (by.actor, by.role) == ("camera-1", Role.DEVICE)
+    table.until(lambda: table.devices.panel.light.pattern == LOCKED)
     # The dealer's hand is not set by a guess: nothing is exposed, nothing read.
     assert table.phase() is Phase.SETTING and table.state().exposure is None
     assert records(table, "dealer_exposed") == [] and records(table, "camera_read") == []
