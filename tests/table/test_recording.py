@@ -5,8 +5,10 @@ and replaying it with no hardware, the camera reading the recorded frames."""
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -175,9 +177,19 @@ CAMERA_FRAMES = 8
 three playing positions) of two frames each (``tests/table/test_live_camera.py``)."""
 
 
-def record_camera_round(table: Path, folder: Path) -> None:
-    """Record one live tiles round read by the felt camera, wired as ``paigow run --record``
-    wires it (``_recorder``, ``_live_setup``'s camera factory, ``record_inputs``)."""
+def play_camera_round(live: LiveFelt) -> None:
+    """The dealer plays the round through; the felt camera reads every position."""
+    live.to_exposed(FELT)
+    live.until(lambda: set(live.state().camera) == {HOUSE, *SEATS})
+    live.press(PanelButton.CONFIRM)
+    live.until(lambda: live.loop.summary.settled == 1)
+
+
+def record_camera_round(table: Path, folder: Path,
+                        play: Callable[[LiveFelt], None] = play_camera_round) -> None:
+    """Record one live tiles round on the felt camera, played by ``play``, wired as ``paigow
+    run --record`` wires it (``_recorder``, ``_live_setup``'s camera factory,
+    ``record_inputs``)."""
     args = argparse.Namespace(record=str(folder), game="tiles", seed=4, table=str(table),
                               staff=None, no_display=False, rounds=None)
     recorder = _recorder(args, table)
@@ -190,10 +202,7 @@ def record_camera_round(table: Path, folder: Path) -> None:
     record_inputs(recorder, live.table, live.loop)
     live.thread.start()
     try:
-        live.to_exposed(FELT)
-        live.until(lambda: set(live.state().camera) == {HOUSE, *SEATS})
-        live.press(PanelButton.CONFIRM)
-        live.until(lambda: live.loop.summary.settled == 1)
+        play(live)
     finally:
         live.loop.stop()
         live.thread.join(timeout=10)
@@ -322,3 +331,35 @@ def test_a_camera_frame_is_read_as_recorded_on_the_recording_clock(tmp_path: Pat
     header = json.loads((tmp_path / "rec" / "recording.json").read_text())
     assert header["camera"]["calibration"] == "camera/calibration.json"
     assert (tmp_path / "rec" / "camera" / "calibration.json").read_text() == "{}"
+
+
+def lose_camera_at_the_exposure(live: LiveFelt) -> None:
+    """The camera's source ends while the dealer's hand is read: the supervisor voids."""
+    live.press(PanelButton.NEW_ROUND)
+    live.until(lambda: live.phase() is Phase.BETTING)
+    live.table.act("take_bet", DEALER, SEATS[0], 2500)
+    live.press(PanelButton.CONFIRM)
+    live.until(lambda: live.phase() is Phase.CLOSED)
+    live.table.act("build_woodpile", DEALER)
+    while live.phase() is not Phase.SETTING:  # a no-game shake is shaken again
+        shaken = live.table.journal.head()[0]
+        live.press(PanelButton.SHAKE)
+        live.until(functools.partial(live.journaled_after, shaken))
+    live.press(PanelButton.CONFIRM)
+    live.until(lambda: any(r.kind == "fault_raised" for r in live.table.journal.records()))
+    live.table.act("void", Who.supervisor("sue"), "the camera was lost")
+    live.until(lambda: live.loop.summary.voided == 1)
+
+
+def test_a_camera_lost_at_the_exposure_replays_as_recorded(tmp_path: Path) -> None:
+    table = render_table(tmp_path / "felt", felt_state(), 0, SHARP, 1)  # never a still felt
+    assert calibrate(table).returncode == 0
+    folder = tmp_path / "rec"
+    record_camera_round(table, folder, lose_camera_at_the_exposure)
+    with open_journal(folder / "journal.sqlite", create=False) as kept:
+        [fault] = [r for r in kept.records() if r.kind == "fault_raised"]
+    assert (fault.actor, fault.payload()["act"]) == ("camera-1", "expose_dealer")
+    inputs = read_inputs(folder)
+    assert [i["act"] for i in inputs if i.get("act") == "device_lost"] == ["device_lost"]
+    result = replay(folder)
+    assert result.differences == [] and result.camera_frames == 1
