@@ -118,15 +118,19 @@ class LiveFelt:
     def journaled_after(self, seq: int) -> bool:
         return self.table.journal.head()[0] > seq
 
-    def to_exposed(self, keyed: dict[int, str]) -> None:
-        """Play the round up to the dealer's hand turned up, the seats set as ``keyed``."""
+    def to_woodpile(self, seats: tuple[int, ...] = SEATS) -> None:
+        """Open a round, key a bet on each of ``seats``, close the bets, build the woodpile."""
         self.press(PanelButton.NEW_ROUND)
         self.until(lambda: self.phase() is Phase.BETTING)
-        for seat in SEATS:  # keyed at the display
+        for seat in seats:  # keyed at the display
             self.table.act("take_bet", DEALER, seat, WAGER)
         self.press(PanelButton.CONFIRM)  # no more bets
         self.until(lambda: self.phase() is Phase.CLOSED)
         self.table.act("build_woodpile", DEALER)
+
+    def to_setting(self, seats: tuple[int, ...] = SEATS) -> None:
+        """``to_woodpile``, then shake until the dice give a game: the players set."""
+        self.to_woodpile(seats)
         for _ in range(3):  # a no-game shake is shaken again
             shaken = self.table.journal.head()[0]
             self.press(PanelButton.SHAKE)
@@ -134,6 +138,10 @@ class LiveFelt:
             if self.phase() is Phase.SETTING:
                 break
         assert self.phase() is Phase.SETTING, self.lines
+
+    def to_exposed(self, keyed: dict[int, str]) -> None:
+        """Play the round up to the dealer's hand turned up, the seats set as ``keyed``."""
+        self.to_setting()
         for seat in SEATS:
             self.table.act("set_hand", DEALER, seat, keyed[seat])
         # The dealer turns the hand up and confirms: the camera reads it for the exposure.

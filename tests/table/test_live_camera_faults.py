@@ -18,7 +18,6 @@ taking two); every source here is made from its frames.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import subprocess
 import sys
@@ -47,7 +46,6 @@ from .test_live_camera import (
     HOUSE,
     SEATS,
     SUPERVISOR,
-    WAGER,
     LiveFelt,
     felt,
     open_live,
@@ -239,18 +237,7 @@ def test_a_camera_lost_at_the_exposure_is_a_fault_and_exposes_no_guess(
         felt: Path, frames: list[Path], live: Start, tmp_path: Path) -> None:
     video = write_video(tmp_path / "one.avi", [image(frames[0])])  # no still felt: it ends
     table, _ = live(camera_table(felt, tmp_path, video))
-    table.press(PanelButton.NEW_ROUND)
-    table.until(lambda: table.phase() is Phase.BETTING)
-    table.table.act("take_bet", DEALER, SEATS[0], WAGER)
-    table.press(PanelButton.CONFIRM)
-    table.until(lambda: table.phase() is Phase.CLOSED)
-    table.table.act("build_woodpile", DEALER)
-    for _ in range(3):  # a no-game shake is shaken again
-        shaken = table.table.journal.head()[0]
-        table.press(PanelButton.SHAKE)
-        table.until(functools.partial(table.journaled_after, shaken))
-        if table.phase() is Phase.SETTING:
-            break
+    table.to_setting(SEATS[:1])
     table.press(PanelButton.CONFIRM)  # the dealer's hand: the camera ends before it is still
     table.until(lambda: bool(records(table, "fault_raised")))
     fault = records(table, "fault_raised")[0]
@@ -324,12 +311,7 @@ def test_a_shaker_lost_mid_round_is_a_fault_for_the_supervisor(tmp_path: Path) -
     table = LiveFelt(devices, journal)
     table.thread.start()
     try:
-        table.press(PanelButton.NEW_ROUND)
-        table.until(lambda: table.phase() is Phase.BETTING)
-        table.table.act("take_bet", DEALER, SEATS[0], WAGER)
-        table.press(PanelButton.CONFIRM)  # no more bets
-        table.until(lambda: table.phase() is Phase.CLOSED)
-        table.table.act("build_woodpile", DEALER)
+        table.to_woodpile(SEATS[:1])
         devices.dice.inject("lost")  # silent through every retry of the next shake
         table.press(PanelButton.SHAKE)
         table.until(lambda: bool(faults(table, "device_lost")))

@@ -10,7 +10,6 @@ the dealer keys it from the display's side.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,6 @@ from .test_live_camera import (
     HOUSE,
     SEATS,
     SUPERVISOR,
-    WAGER,
     LiveFelt,
     felt,
     open_live,
@@ -53,20 +51,7 @@ def live_unturned(unturned: Path, tmp_path: Path) -> Iterator[tuple[LiveFelt, Pa
 
 def to_exposed_unset(table: LiveFelt) -> None:
     """Bets, the woodpile, the roll, and the dealer's hand turned up with no seat keyed."""
-    table.press(PanelButton.NEW_ROUND)
-    table.until(lambda: table.phase() is Phase.BETTING)
-    for seat in SEATS:
-        table.table.act("take_bet", DEALER, seat, WAGER)
-    table.press(PanelButton.CONFIRM)  # no more bets
-    table.until(lambda: table.phase() is Phase.CLOSED)
-    table.table.act("build_woodpile", DEALER)
-    for _ in range(3):  # a no-game shake is shaken again
-        shaken = table.table.journal.head()[0]
-        table.press(PanelButton.SHAKE)
-        table.until(functools.partial(table.journaled_after, shaken))
-        if table.phase() is Phase.SETTING:
-            break
-    assert table.phase() is Phase.SETTING, table.lines
+    table.to_setting()
     assert table.state().settings == {}
     table.press(PanelButton.CONFIRM)  # the dealer's hand, as the camera reads it
     table.until(lambda: table.phase() is not Phase.SETTING)

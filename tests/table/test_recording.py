@@ -5,7 +5,6 @@ and replaying it with no hardware, the camera reading the recorded frames."""
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import shutil
 from collections.abc import Callable
@@ -335,16 +334,7 @@ def test_a_camera_frame_is_read_as_recorded_on_the_recording_clock(tmp_path: Pat
 
 def lose_camera_at_the_exposure(live: LiveFelt) -> None:
     """The camera's source ends while the dealer's hand is read: the supervisor voids."""
-    live.press(PanelButton.NEW_ROUND)
-    live.until(lambda: live.phase() is Phase.BETTING)
-    live.table.act("take_bet", DEALER, SEATS[0], 2500)
-    live.press(PanelButton.CONFIRM)
-    live.until(lambda: live.phase() is Phase.CLOSED)
-    live.table.act("build_woodpile", DEALER)
-    while live.phase() is not Phase.SETTING:  # a no-game shake is shaken again
-        shaken = live.table.journal.head()[0]
-        live.press(PanelButton.SHAKE)
-        live.until(functools.partial(live.journaled_after, shaken))
+    live.to_setting(SEATS[:1])
     live.press(PanelButton.CONFIRM)
     live.until(lambda: any(r.kind == "fault_raised" for r in live.table.journal.records()))
     live.table.act("void", Who.supervisor("sue"), "the camera was lost")
