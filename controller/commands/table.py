@@ -95,16 +95,19 @@ def randomness_of(devices: TableDevices, seed: int | None) -> str:
 
 
 class DisplayServer:
-    """The dealer display served by uvicorn on a thread, on a socket bound up front."""
+    """The dealer display served by uvicorn on a thread, on a socket bound up front;
+    ``frames``: the camera's kept frames, which a supervisor opens from a closed round."""
 
     def __init__(self, table: Any, sock: socket.socket, staff: Staff, *,
-                 hosts: tuple[str, ...] = (), tls_options: dict[str, Any] | None = None) -> None:
+                 hosts: tuple[str, ...] = (), tls_options: dict[str, Any] | None = None,
+                 frames: Path | None = None) -> None:
         import uvicorn
 
         from ..display import DisplaySettings, create_app
 
         tls_options = tls_options or {}
-        app = create_app(table, DisplaySettings(staff=staff, hosts=hosts), recover=False)
+        app = create_app(table, DisplaySettings(staff=staff, hosts=hosts, frames=frames),
+                         recover=False)
         self.desk = app.state.desk
         self.socket = sock
         host, port = sock.getsockname()[:2]
@@ -277,7 +280,8 @@ def play(args: argparse.Namespace, table_file: str | Path, make_setup: MakeSetup
             on_duty: OnDuty | None = None
             if sock is not None:
                 display = DisplayServer(table, sock, setup.staff,
-                                   hosts=served_hosts(args), tls_options=tls_options)
+                                   hosts=served_hosts(args), tls_options=tls_options,
+                                   frames=frames_beside(where))
                 display.start()
                 print(f"dealer display: {display.url}", flush=True)
                 for member in setup.staff.members.values():  # paigow demo: signed in

@@ -23,7 +23,7 @@ from ..errors import ControllerError
 from ..round import DeviceLostError, IllegalActError, RoleError
 from .guard import Guard, HostCheck, open_writes
 from .inputs import invalid
-from .routes import acts, audit, cuts, docs, events, operator, page, rounds
+from .routes import acts, audit, cuts, docs, events, frames, operator, page, rounds
 from .routes import table as table_route
 from .settings import DisplaySettings
 from .sign_in import SWEEP_SECONDS, Desk
@@ -92,7 +92,8 @@ def create_app(table: Table, settings: DisplaySettings | None = None, *,
     async def device_lost(request: Request, err: DeviceLostError) -> JSONResponse:
         return _refused(status.HTTP_503_SERVICE_UNAVAILABLE, err)
 
-    for module in (table_route, rounds, acts, cuts, operator, audit, events, page, docs):
+    for module in (table_route, rounds, frames, acts, cuts, operator, audit, events, page,
+                   docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, hosts=HostCheck(settings.hosts),

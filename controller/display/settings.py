@@ -1,5 +1,5 @@
 """The display's settings: who may sign in (the staff list), standing tokens, the page's title,
-the host names it answers to.
+the host names it answers to, the folder of the camera's kept frames.
 
 Validated once at start-up into frozen values (``DisplaySettings.from_mapping``); unknown keys
 are errors.  Every act needs the token of a session a member of staff opened with a PIN
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..errors import ControllerError
@@ -57,6 +58,10 @@ class DisplaySettings:
     hosts: tuple[str, ...] = ()
     """Host names served besides this machine's own (``guard.HostCheck``): the bind address
     and each ``--allowed-host``."""
+    frames: Path | None = None
+    """The folder the table's camera keeps the still frame of each read in (``paigow run``
+    passes ``frames_beside(journal)``); a supervisor opens a closed round's frames from it
+    (``routes.frames``).  None: no frame is served."""
 
     def __post_init__(self) -> None:
         for token, who in self.tokens.items():
@@ -74,6 +79,9 @@ class DisplaySettings:
             problem = host_problem(name)
             if problem:
                 raise DisplaySettingsError(f"display.hosts: {problem}")
+        if self.frames is not None and not isinstance(self.frames, Path):
+            raise DisplaySettingsError(f"display.frames must be a folder's path, not "
+                                       f"{self.frames!r}")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> DisplaySettings:

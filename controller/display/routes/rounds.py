@@ -3,7 +3,9 @@ once per sight until the table's next act, like ``/api/table``).
 
 A settled round's hands were all turned up, so every viewer sees the settings; with
 ``records=true`` each step is filtered for the viewer like the event stream (``visibility``):
-the public never sees a packet's cards, a hash or a seed.
+the public never sees a packet's cards, a hash or a seed.  The supervisor's recall also
+names, in ``frames``, the still frame the camera kept for each read (``GET /api/frames/FILE``
+opens it: ``routes.frames``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from fastapi import APIRouter, Query, Response
 from ...live.visibility import Sight, records_for, showdown_seq, sight_of
 from ..deps import TableDep, ViewerDep
 from ..table import Table
+from .frames import frames_of
 
 router = APIRouter(prefix="/api", tags=["rounds"])
 
@@ -34,6 +37,8 @@ def recall_json(table: Table, last: int, records: bool, sight: Sight = Sight.SUP
         data = full if sight is Sight.SUPERVISOR else {
             key: value for key, value in full.items() if key in _SUMMARY}
         data.pop("records", None)
+        if sight is Sight.SUPERVISOR:  # each read's kept frame, for disputes (routes.frames)
+            data["frames"] = frames_of(recall.records)
         if records:
             shown = showdown_seq(recall.records) or recall.settle.seq
             data["records"] = records_for(sight, recall.records, {recall.round_id: shown})

@@ -160,8 +160,45 @@ function renderRecall(rounds) {
     const bank = r.banker_net === null || r.banker_net === undefined ? ""  // a pot: no bank
                                                                       : `bank ${money(r.banker_net)} · `;
     li.append(el("span", null, `${r.round_id} (${r.game}): ${bank}${seats}`));
+    for (const f of r.frames || []) li.append(" ", frameLink(f));  // the supervisor's only
     box.append(li);
   }
+}
+
+// A camera read's kept frame (the supervisor's recall): a click shows it under the round.  An
+// <img> sends no header, so it asks with a short-lived ticket; a frame the server refuses (a
+// changed file: 409) shows the server's reason instead.
+function frameLink(f) {
+  const link = el("a", "frame-link", `frame P${f.position}`);
+  link.href = f.url;
+  link.dataset.file = f.file;
+  link.addEventListener("click", event => {
+    event.preventDefault();
+    showFrame(link, f).catch(console.error);
+  });
+  return link;
+}
+
+async function showFrame(link, f) {
+  const li = link.closest("li");
+  for (const old of li.querySelectorAll(".frame-shown")) old.remove();
+  const box = el("div", "frame-shown");
+  box.dataset.file = f.file;
+  li.append(box);
+  const headers = viewerHeaders();
+  const answer = await fetch("/api/events/ticket", { method: "POST", headers });
+  if (!answer.ok) { box.append(el("span", "alert", `frame ${f.file}: sign in again`)); return; }
+  const ticket = (await answer.json()).ticket;
+  const img = el("img", "frame");
+  img.alt = `kept frame of position ${f.position}`;
+  img.onerror = async () => {
+    const refused = await fetch(f.url, { headers });
+    const detail = refused.ok ? "could not be shown" : (await refused.json()).detail;
+    img.remove();
+    box.append(el("span", "alert critical frame-refused", `frame ${f.file}: ${detail}`));
+  };
+  img.src = `${f.url}?ticket=${encodeURIComponent(ticket)}`;
+  box.append(img);
 }
 
 let latest = null;  // the last table view rendered
