@@ -13,6 +13,7 @@ from typing import Any
 
 from ..journal import Record
 from ..live import Table as LiveTable
+from ..live.device_events import DEVICE_EVENT, DEVICE_EVENT_ALERTS
 from ..live.table import EventLimits, TooManyViewers
 from ..live.visibility import Sight
 from ..round.oversight import OversightEngine
@@ -34,7 +35,18 @@ class Table(LiveTable):
         """The current round as ``sight`` may see it (made afresh)."""
         with self.lock:
             return table_view(self.engine, self.journal.active_faults(), sight,
-                              machine=self.machine_acts)
+                              machine=self.machine_acts,
+                              device_events=() if sight is Sight.PUBLIC
+                              else self.device_events())
+
+    def device_events(self) -> list[Record]:
+        """The latest ``device_event`` notes (``DEVICE_EVENT_ALERTS`` at most, oldest first)
+        since the round on screen opened (all of them before the first round): a door opened
+        rounds ago is no alert now, and the journal keeps it."""
+        state = self.engine.round
+        since = state.records[0].seq - 1 if state is not None and state.records else 0
+        return self.journal.records_of_kind(DEVICE_EVENT, last=DEVICE_EVENT_ALERTS,
+                                            after=since)
 
     def publish(self, records: Iterable[Record]) -> None:
         """Forget cached answers (the round changed), then feed the viewers."""

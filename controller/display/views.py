@@ -12,6 +12,7 @@ from typing import Any
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from ..journal import Record
+from ..live.device_events import DEVICE_EVENT, alert_text
 from ..live.visibility import Sight
 from ..round import Phase, Who
 from ..round.oversight import OversightEngine
@@ -84,7 +85,8 @@ class DealerView(TypedDict):
 
 
 class AlertView(TypedDict):
-    """Something the dealer must see: a fault, a deviation, an unknown read, a misdeal."""
+    """Something the dealer must see: a fault, a deviation, an unknown read, a misdeal, a
+    device's event (``device_event``: a door opened, a line lost)."""
 
     kind: str
     text: str
@@ -251,8 +253,16 @@ def _may_see(sight: Sight, state: Any, position: int, banker: int, is_set: bool)
     return is_set or position not in (HOUSE, banker)
 
 
+def _device_alerts(events: Sequence[Record]) -> list[AlertView]:
+    """The devices' recent ``device_event`` notes (a door opened, a line lost), newest first:
+    for the dealer and the supervisor, never the public (``_public_alerts`` drops them)."""
+    return [{"kind": DEVICE_EVENT, "text": alert_text(record.payload()), "seq": record.seq,
+             "critical": False, "fault": None} for record in reversed(events)]
+
+
 def _public_alerts(alerts: list[AlertView]) -> list[AlertView]:
-    """The alerts the public may see: voids and misdeals, and faults by their code only."""
+    """The alerts the public may see: voids and misdeals, and faults by their code only
+    (never a device's event)."""
     out: list[AlertView] = []
     for alert in alerts:
         if alert["kind"] in ("void", "misdeal"):
@@ -266,9 +276,11 @@ def _public_alerts(alerts: list[AlertView]) -> list[AlertView]:
 
 def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
                sight: Sight = Sight.SUPERVISOR, *,
-               machine: frozenset[str] = frozenset()) -> TableView:
+               machine: frozenset[str] = frozenset(),
+               device_events: Sequence[Record] = ()) -> TableView:
     """The dealer screen for the engine's current round (empty seats before the first), as
-    ``sight`` may see it: the hands it may not see yet are face down (``docs/security.md``)."""
+    ``sight`` may see it: the hands it may not see yet are face down (``docs/security.md``);
+    ``device_events`` are the recent ``device_event`` notes, oldest first, shown as alerts."""
     game, state = engine.game, engine.round
     results = _results(state.settlement if state else None)
     pot_table = game.play.pot is not None
@@ -310,7 +322,7 @@ def table_view(engine: OversightEngine[Any], faults: Sequence[Record],
         })
     exposure = state.exposure if state else None
     limits = game.limits
-    alerts = _alerts(engine, faults)
+    alerts = _alerts(engine, faults) + _device_alerts(device_events)
     fault_ids = [a["fault"] for a in alerts if a["fault"]]
     house = exposure if exposure and not public else None  # the house way is the house's
     dealer: DealerView = {

@@ -38,8 +38,10 @@ from firmware_interfaces.gpio.tower_light import (
     LightPattern,
 )
 
+from ..errors import ControllerError
 from ..journal import Role
 from ..live import Table
+from ..live.device_events import device_event
 from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..round.ports import DicePort, ShufflerPort
 from ..rules.poker.dealing import HOUSE
@@ -189,8 +191,9 @@ class LiveLoop:
         self.machine()
 
     def device_events(self) -> None:
-        """Say and log what the devices sent on their own (a door or lid opened, a line lost
-        and back, a device's fault): the round's faults come from the acts themselves."""
+        """Say, log and journal (the system's ``device_event`` note, an alert on the display)
+        what the devices sent on their own (a door or lid opened, a line lost and back, a
+        device's fault): the round's faults come from the acts themselves."""
         events = getattr(self.devices, "events", None)
         while events is not None:
             try:
@@ -200,6 +203,12 @@ class LiveLoop:
             log.warning("device event: %s", event)
             self.summary.events.append(str(event))
             self.out(f"  device: {event}")
+            try:  # journaled for the floor: the display shows it as an alert
+                self.table.note(device_event(event.source, event.record.NAME.lower() or "event",
+                                             str(event)), SYSTEM)
+            except ControllerError as err:  # the journal refused: said, and play goes on
+                log.error("device event %s not journaled: %s", event, err)
+                self.out(f"  device event not journaled: {err}")
 
     # --- the dealer's panel --------------------------------------------------------------------
 
