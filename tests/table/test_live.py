@@ -19,6 +19,7 @@ from controller.round import IllegalActError, Phase, PokerRound, TileRound, Who
 from controller.table import TableDevices, open_table
 from controller.table.live import MACHINE_ACTS, LiveLoop
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, PanelButton
+from firmware_interfaces.gpio.mock import MockLines
 from firmware_interfaces.gpio.tower_light import LOCKED, ROUND_OPEN
 
 from .conftest import SIM_TABLE, TIMING
@@ -55,9 +56,8 @@ class Live:
         quiet = self._last + DEFAULT_DEBOUNCE * 1.2  # a press counts after a quiet line
         if time.monotonic() < quiet:
             time.sleep(quiet - time.monotonic())
-        pin = self.devices.pin_factory.pin(getattr(self.devices.panel.pins, button.value))
-        pin.drive_low()
-        pin.drive_high()
+        MockLines(self.devices.pin_factory, self.devices.hardware.pins).click(
+            f"panel.{button.value}")
         self._last = time.monotonic()
 
     def until(self, what: Callable[[], bool], timeout: float = 20.0) -> None:
