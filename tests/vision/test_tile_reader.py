@@ -27,7 +27,9 @@ from vision.tiles import (
     tile_scene,
 )
 from vision.tiles.faces import STANDARD_COLOURS, layout
+from vision.tiles.find import find_blobs
 from vision.tiles.pips import LENGTH, WIDTH
+from vision.tiles.reader import MAX_BRIGHTNESS
 from vision.tiles.scoring import score
 
 SCENES = 60  # about 640 tiles; bench/ runs 1,000 scenes
@@ -189,3 +191,16 @@ def test_set_check_names_missing_extra_invalid_and_unknown() -> None:
     assert not check.consistent
     assert "extra tile '6-6'" in check.problems()
     assert check_set(["6-6", "6-6", "6-6"]).extra == ("6-6",)
+
+
+def test_blobs_as_bright_as_asked_are_left_out_and_the_rest_kept() -> None:
+    # A black tile and a white die-sized square on green felt: both found with ``bright``.
+    image = np.full((400, 600, 3), (40, 110, 30), np.uint8)
+    cv2.rectangle(image, (100, 100), (140, 204), (20, 20, 20), -1)
+    cv2.rectangle(image, (400, 150), (440, 190), (250, 250, 250), -1)
+    every = find_blobs(image, bright=True)
+    dark = find_blobs(image, bright=True, darker_than=MAX_BRIGHTNESS)
+    assert sorted(b.brightness < MAX_BRIGHTNESS for b in every) == [False, True]
+    assert len(dark) == 1 and dark[0].brightness < MAX_BRIGHTNESS
+    kept = next(b for b in every if b.brightness < MAX_BRIGHTNESS)
+    assert np.array_equal(kept.quad, dark[0].quad) and kept.area == dark[0].area

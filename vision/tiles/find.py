@@ -129,12 +129,14 @@ def bright_mask(grey: Image, level: Image, chroma: Chroma) -> Image:
 
 
 def find_blobs(image: Image, bright: bool = False, min_area: float = 150.0,
-               coarse: int = COARSE) -> list[Blob]:
+               coarse: int = COARSE, darker_than: float | None = None) -> list[Blob]:
     """Objects on the felt at least ``min_area`` pixels large, holes filled.
 
     Dark or grey objects (tiles) by default; with ``bright``, also objects much brighter
     than the felt (white dice, whose shaded sides are grey).  The felt's level is a median
     over about 22 times ``coarse`` pixels: it must be well over twice the objects' size.
+    With ``darker_than``, only objects whose ``brightness`` is below it are kept: a caller
+    that wants none brighter (tiles) spares fitting their corners, the costly part.
     """
     image = check_image(image)
     if min(image.shape[:2]) < 64:
@@ -152,9 +154,11 @@ def find_blobs(image: Image, bright: bool = False, min_area: float = 150.0,
         area = float(cv2.contourArea(contour))
         if area < min_area:
             continue
+        brightness = _brightness(grey, level, contour)
+        if darker_than is not None and brightness >= darker_than:
+            continue
         (_, (a, b), _) = cv2.minAreaRect(contour)
-        blobs.append(Blob(contour, quad_of(contour), area, max(a, b), min(a, b),
-                          _brightness(grey, level, contour)))
+        blobs.append(Blob(contour, quad_of(contour), area, max(a, b), min(a, b), brightness))
     return blobs
 
 

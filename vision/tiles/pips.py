@@ -73,6 +73,8 @@ def find_pips(tile: Image) -> tuple[list[Pip], float, str | None]:
     pips: list[Pip] = []
     problem = None
     for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < 0.12 * PIP_AREA:
+            continue  # a speck of noise: its half-height area below is smaller still
         x, y, w, h = (int(v) for v in stats[i, :4])
         sel = labels[y:y + h, x:x + w] == i
         resp = response[y:y + h, x:x + w]

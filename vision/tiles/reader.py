@@ -73,8 +73,13 @@ def read_row(image: Image, blob: Blob, colours: PipColours) -> list[tuple[Quad, 
         return []  # not a clean rectangle: tiles overlap, are staggered or covered
     good = []
     for cut in row_cuts(blob.quad):
-        reads = [read_quad(image, quad, colours) for quad in cut]
-        if all(read.code is not None for read in reads):
+        reads = []
+        for quad in cut:
+            read = read_quad(image, quad, colours)
+            if read.code is None:
+                break  # one piece unread fails the cut: its other pieces need not be read
+            reads.append(read)
+        else:
             good.append(list(zip(cut, reads, strict=True)))
     return good[0] if len(good) == 1 else []
 
@@ -96,7 +101,7 @@ def read_tiles(image: Image, colours: PipColours = STANDARD_COLOURS) -> list[Ite
     image = check_image(image)
     h, w = image.shape[:2]
     items = []
-    for blob in find_blobs(image):
+    for blob in find_blobs(image, darker_than=MAX_BRIGHTNESS):  # brighter: never a tile
         x, y, bw, bh = cv2.boundingRect(blob.contour)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         if at_edge and (is_tile(blob) or looks_like_tiles(blob)):
