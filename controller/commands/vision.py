@@ -1,4 +1,5 @@
-"""``paigow vision calibrate cards DIR --out CALIB`` and ``paigow vision read IMAGE...``.
+"""``paigow vision calibrate cards DIR --out CALIB`` (or ``--frame IMG ... --codes CODES``: the
+deck laid face up, learned from camera frames) and ``paigow vision read IMAGE...``.
 
 ``add_parsers(subparsers)`` registers ``vision``; each handler takes the parsed arguments and
 returns the exit status, raising ``VisionCommandError`` (a ``ControllerError`` and a
@@ -22,7 +23,12 @@ from vision.image_size import ImageTooLargeError
 from vision.items import Item
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from vision.frame import FrameReader, FrameResult, Game
+
+    Face = NDArray[np.uint8]
 
 # The camera's modules (numpy, OpenCV) are imported by the commands that use them, not when
 # ``paigow`` starts: the process's thread settings must come before numpy loads
@@ -47,12 +53,26 @@ def layout_path(name: str) -> Path:
 
 
 def cmd_calibrate_cards(args: argparse.Namespace) -> int:
-    """Learn a deck from a folder of face images and save the calibration."""
+    """Learn a deck from a folder of face images, or from frames of the deck laid face up
+    (``--frame``, named by ``--codes`` / ``--codes-file``), and save the calibration."""
     from vision.cards import calibrate, load_faces
 
+    if (args.dir is None) == (not args.frame):
+        raise VisionCommandError(
+            "give either DIR (a folder of face images) or --frame IMG (frames of the deck "
+            "laid face up), not " + ("both" if args.dir is not None else "neither"))
     try:
-        faces = load_faces(args.dir)
-        deck = calibrate(faces, name=args.name or Path(args.dir).name, rounds=args.rounds)
+        if args.dir is not None:
+            if args.codes is not None or args.codes_file is not None:
+                raise VisionCommandError(
+                    "--codes and --codes-file name the cards of --frame images; a folder's "
+                    "faces are named by their files")
+            faces = load_faces(args.dir)
+            name = args.name or Path(args.dir).name
+        else:
+            faces = _faces_from_frames(args)
+            name = args.name or Path(args.out).stem
+        deck = calibrate(faces, name=name, rounds=args.rounds)
         deck.save(args.out)
     except VisionError as err:
         raise VisionCommandError(str(err)) from err
@@ -62,6 +82,94 @@ def cmd_calibrate_cards(args: argparse.Namespace) -> int:
     print(f"deck {deck.name!r}: {len(deck.codes)} faces by corner index{strip}{thin} "
           f"-> {args.out}")
     return 0
+
+
+def faces_beside(calibration: str | Path) -> Path:
+    """The folder the faces cut from frames are written to, beside the calibration file
+    ``CALIB``: ``CALIB.faces/``, one ``CODE.png`` per card, for the operator to check (and
+    to learn again from with the ``DIR`` form)."""
+    path = Path(calibration)
+    return path.with_name(path.name + ".faces")
+
+
+def _codes(args: argparse.Namespace) -> list[str]:
+    """The card codes of ``--codes`` or ``--codes-file`` (exactly one), in reading order;
+    a code that is no card's, or given twice, is refused naming it."""
+    from vision.cards.layout_faces import parse_codes
+
+    if (args.codes is None) == (args.codes_file is None):
+        raise VisionCommandError(
+            "--frame needs the cards' codes in reading order: give --codes or --codes-file, "
+            + ("not both" if args.codes is not None else "one of them"))
+    text = args.codes if args.codes is not None else read_text(args.codes_file, "codes file")
+    where = "--codes" if args.codes is not None else repr(str(args.codes_file))
+    try:
+        codes = parse_codes(text)
+    except ValueError as err:
+        raise VisionCommandError(f"{where}: {err}") from None
+    first: dict[str, int] = {}
+    for i, code in enumerate(codes, start=1):
+        if code in first:
+            raise VisionCommandError(
+                f"{where}: {code!r} given twice (code {first[code]} and code {i})")
+        first[code] = i
+    return codes
+
+
+def _faces_from_frames(args: argparse.Namespace) -> dict[str, Face]:
+    """The faces cut from the ``--frame`` images, named by the codes, written to
+    ``faces_beside(--out)``."""
+    from vision.cards.codes import CODES, JOKER
+    from vision.cards.faces import read_image
+    from vision.cards.layout_faces import cut_deck
+
+    codes = _codes(args)
+    missing = [c for c in CODES if c != JOKER and c not in codes]
+    if missing:
+        raise VisionCommandError(
+            f"the codes name {len(codes)} cards: {', '.join(missing[:6])}"
+            f"{' ...' if len(missing) > 6 else ''} missing ({len(missing)} of the 52 standard "
+            "cards; a deck is learned from all of them)")
+    twice = sorted({p for p in args.frame if args.frame.count(p) > 1})
+    if twice:
+        raise VisionCommandError(f"--frame {twice[0]!r} given twice")
+    frames = [(str(path), read_image(path)) for path in args.frame]
+    faces = cut_deck([(Path(n).name if _unique_names(args.frame) else n, f)
+                      for n, f in frames], codes)
+    _write_faces(faces, faces_beside(args.out))
+    return faces
+
+
+def _unique_names(paths: Sequence[str]) -> bool:
+    return len({Path(p).name for p in paths}) == len(paths)
+
+
+def _write_faces(faces: dict[str, Face], folder: Path) -> None:
+    """Each face as ``folder/CODE.png``; face images a former run left there are removed
+    first, so the folder holds this deck's faces only."""
+    import cv2
+
+    from vision.cards.codes import normalize
+    from vision.cards.faces import IMAGE_SUFFIXES
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.iterdir():
+            try:
+                normalize(old.stem)
+            except ValueError:
+                continue
+            if old.suffix.lower() in IMAGE_SUFFIXES and old.is_file():
+                old.unlink()
+        for code, face in faces.items():
+            path = folder / f"{code}.png"
+            ok, data = cv2.imencode(".png", face)
+            if not ok:  # pragma: no cover - OpenCV encodes any 8-bit BGRA image
+                raise VisionCommandError(f"cannot encode the face {code!r} as PNG")
+            path.write_bytes(data.tobytes())
+    except OSError as err:
+        raise VisionCommandError(
+            f"cannot write the cut faces to {str(folder)!r}: {err.strerror or err}") from err
 
 
 def _item_text(item: Item) -> str:
@@ -145,10 +253,21 @@ def add_parsers(subparsers: Any) -> None:
 
     cal = sub.add_parser("calibrate", help="learn a deck from its face images")
     what = cal.add_subparsers(dest="calibrate_what", required=True, metavar="WHAT")
-    p = what.add_parser("cards", help="one image per face in DIR: As.png ... Jk.png")
-    p.add_argument("dir", metavar="DIR", help="folder of 53 face images named by card code")
+    p = what.add_parser(
+        "cards", help="one image per face in DIR (As.png ... Jk.png), or frames of the deck "
+                      "laid face up (--frame IMG ... --codes CODES)")
+    p.add_argument("dir", metavar="DIR", nargs="?",
+                   help="folder of face images named by card code (Jk optional)")
+    p.add_argument("--frame", action="append", metavar="IMG", default=[],
+                   help="a frame of cards laid face up, apart, in rows (repeat for more "
+                        "frames); the faces cut are written to CALIB.faces/")
+    p.add_argument("--codes", metavar="CODES",
+                   help="the cards' codes in reading order across the frames (rows top to "
+                        "bottom, left to right): 'As Ks Qs ...' or 'AsKsQs...'; Jk allowed")
+    p.add_argument("--codes-file", metavar="F",
+                   help="a file of the codes in reading order (one a line or space separated)")
     p.add_argument("--out", required=True, metavar="CALIB", help="calibration file to write")
-    p.add_argument("--name", help="the deck's name (default: the folder's)")
+    p.add_argument("--name", help="the deck's name (default: the folder's, or CALIB's stem)")
     p.add_argument("--rounds", type=number_in("rounds", int, 1), default=32,
                    help="training renders per face, about (default 32)")
     p.set_defaults(handler=cmd_calibrate_cards)
