@@ -54,7 +54,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     try:
         say = (lambda _line: None) if args.json else (lambda line: print(line, flush=True))
         summary = record_synthetic(args.game, args.rounds, args.seed, recorder, journal,
-                                   size=args.size or SIZE, say=say)
+                                   size=args.size or SIZE, film=not args.no_film, say=say)
     except TableError as err:
         raise SyntheticCommandError(f"sim record: {err}") from err
     finally:
@@ -66,7 +66,8 @@ def cmd_record(args: argparse.Namespace) -> int:
     else:
         print(f"{summary.rounds} round(s) recorded into {args.out}: {summary.camera_set} "
               f"setting(s) read by the camera, {summary.keyed} keyed by the dealer, "
-              f"{summary.frames} frames; replay: paigow replay {args.out}")
+              f"{summary.frames} frames read of a film of {summary.film_frames}; replay: "
+              f"paigow replay {args.out}")
     return 0
 
 
@@ -81,6 +82,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="a new folder")
     p.add_argument("--size", type=size, metavar="WxH",
                    help="the camera's frame (default 2560x1440: the card reader needs it)")
+    p.add_argument("--no-film", action="store_true",
+                   help="leave out the video of the whole session (camera/film.avi): the "
+                        "frames the camera read are recorded all the same")
     p.add_argument("--json", action="store_true", help="one JSON object at the end")
     add_key_option(p, writer=True)
     p.set_defaults(handler=cmd_record)

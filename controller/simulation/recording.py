@@ -25,6 +25,7 @@ lets a replay check that every round settled as it was played.
 
 from __future__ import annotations
 
+import csv
 import functools
 import json
 import logging
@@ -37,11 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from firmware_interfaces.gpio import DEFAULT_DEBOUNCE, PanelButton
 from firmware_interfaces.gpio.mock import MockLines
 from vision.layout import DICE, Layout
 from vision.markers import calibrate
-from vision.table_video.camera import TableCamera
+from vision.table_video.camera import TableCamera, decode
 from vision.table_video.render import Looks
 from vision.table_video.state import PACKET_SIZES, Chips, Content, Dice, Hand, Packet, TableState
 from vision.table_video.timeline import Motion
@@ -69,6 +72,8 @@ from .players import Habits, PokerSetter, SimDealer, SimPlayers, TileSetter
 log = logging.getLogger(__name__)
 
 TRUTH = "truth.jsonl"
+FILM = "camera/film.avi"
+FILM_TIMES = "camera/film.csv"
 DEALER = Who.dealer("sim-dealer")
 SUPERVISOR = Who.supervisor("sim-supervisor")
 SIGNED_IN = "operator_signed_in"
@@ -92,19 +97,21 @@ class SyntheticSummary:
     camera_set: int = 0
     keyed: int = 0
     frames: int = 0
+    film_frames: int = 0
     lines: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """``paigow sim record --json``'s object."""
         return {"rounds": self.rounds, "camera_set": self.camera_set, "keyed": self.keyed,
-                "frames": self.frames}
+                "frames": self.frames, "film_frames": self.film_frames}
 
 
 def record_synthetic(game: str, rounds: int, seed: int, recorder: SessionRecorder,
                      journal: Journal, *, size: tuple[int, int] = SIZE,
-                     motion: Motion = MOTION,
+                     motion: Motion = MOTION, film: bool = True,
                      say: Callable[[str], None] = print) -> SyntheticSummary:
-    """Play ``rounds`` rounds of ``game`` into ``recorder``'s folder (module docstring)."""
+    """Play ``rounds`` rounds of ``game`` into ``recorder``'s folder (module docstring); with
+    ``film``, write the whole session's video too (``write_film``)."""
     layout_path = config_file("layouts", f"paigow-{game}.toml")
     layout = Layout.load(layout_path)
     faces: Mapping[str, Any] = card_reader("2color")[0] if game == "poker" else {}
@@ -134,7 +141,42 @@ def record_synthetic(game: str, rounds: int, seed: int, recorder: SessionRecorde
     summary.frames = len(world.shots)
     summary.camera_set = sum(1 for r in journal.records()
                              if r.kind == "set" and r.role is Role.CAMERA)
+    recorder.annotate("truth", TRUTH)
+    if film:
+        summary.film_frames = write_film(world, recorder)
     return summary
+
+
+def write_film(world: FeltWorld, recorder: SessionRecorder) -> int:
+    """The video the table camera would have taken over the whole session, seen or not
+    (``FILM``, Motion JPEG, at the camera's rate) and ``FILM_TIMES`` (``frame,t,step,arm,
+    taken``: taken is 1 for the frames the camera read, which are the recording's
+    ``camera/frames`` in order); the header names both.  Frames written."""
+    taken = {shot.index for shot in world.shots}
+    path = recorder.folder / FILM
+    writer: cv2.VideoWriter | None = None
+    count = 0
+    with (recorder.folder / FILM_TIMES).open("w", encoding="utf-8", newline="") as f:
+        rows = csv.writer(f)
+        rows.writerow(["frame", "t", "step", "arm", "taken"])
+        for frame in world.film():
+            image = decode(frame.jpeg)
+            if writer is None:
+                height, width = image.shape[:2]
+                writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"),
+                                         world.motion.fps, (width, height))
+                if not writer.isOpened():
+                    raise SimulationError(f"cannot write the film {str(path)!r} (Motion "
+                                          f"JPEG)")
+            writer.write(image)
+            rows.writerow([frame.index, f"{frame.t:.6f}", frame.step, int(frame.arm),
+                           int(frame.index in taken)])
+            count += 1
+    if writer is not None:
+        writer.release()
+    recorder.annotate("film", {"video": FILM, "times": FILM_TIMES, "fps": world.motion.fps,
+                               "frames": count})
+    return count
 
 
 class _Script:

@@ -126,6 +126,14 @@ class SessionRecorder:
         self._write_header()
         return self._camera
 
+    def annotate(self, key: str, value: Any) -> None:
+        """Add ``key`` to the header (a part of the recording beyond the live ones: a
+        synthetic recording's truth and film)."""
+        if key in ("format", "version"):
+            raise TableConfigError(f"the header's {key!r} is the recorder's own")
+        self._header[key] = value
+        self._write_header()
+
     def input(self, what: str, who: Who | None = None, **fields: Any) -> None:
         """Append one input, timed now: ``press`` (a panel button), ``act`` (an act asked at
         the display, or the loop's), ``note`` (a sign-in or sign-out), ``camera`` (the loop's

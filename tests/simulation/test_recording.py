@@ -9,12 +9,14 @@ tests that read it; tests that change a recording work on a copy.
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import pytest
 
 from tests.table.conftest import _assets
@@ -70,6 +72,27 @@ def test_every_round_replays_settled_as_its_truth_with_every_setting_read_by_the
     assert not [i for i in inputs if i.get("act") in ("set_hand", "play_house_way")]
     header = json.loads((out / "recording.json").read_text())
     assert header["game"] == game and header["camera"]["frames"] == "camera/frames"
+    assert header["truth"] == "truth.jsonl"
+
+
+def test_the_film_is_the_whole_session_and_holds_every_frame_the_camera_read(
+        recorded: tuple[str, Path, dict[str, object]]) -> None:
+    _, out, made = recorded
+    film = json.loads((out / "recording.json").read_text())["film"]
+    with (out / film["times"]).open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == film["frames"] == made["film_frames"]
+    assert [int(r["frame"]) for r in rows] == list(range(len(rows)))
+    taken = [r for r in rows if r["taken"] == "1"]
+    assert len(taken) == int(str(made["frames"]))  # the calibration's frame among them
+    assert any(r["arm"] == "1" and r["taken"] == "0" for r in rows)  # arms nobody watched
+    video = cv2.VideoCapture(str(out / film["video"]))
+    try:
+        assert int(video.get(cv2.CAP_PROP_FRAME_COUNT)) == len(rows)
+        ok, first = video.read()
+        assert ok and first.shape[:2] == (1440, 2560)
+    finally:
+        video.release()
 
 
 def test_a_truth_the_journal_does_not_bear_out_fails_the_replay_naming_the_round(

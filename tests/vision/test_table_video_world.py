@@ -83,3 +83,19 @@ def test_a_closed_world_gives_no_frame() -> None:
     felt.close()
     with pytest.raises(SourceError, match="closed"):
         felt.read()
+
+
+def test_the_film_holds_every_frame_and_the_ones_the_camera_took_unchanged() -> None:
+    felt = world()
+    felt.read()
+    felt.show(DICE)
+    felt.pass_time()  # nobody looks
+    felt.show(BETS)
+    for _ in range(3):
+        felt.read()
+    film = list(felt.film())
+    assert [f.index for f in film] == list(range(len(film)))
+    assert film[-1].t == pytest.approx(felt.steps[-1].t + 0.8 + FAST.settle)
+    for shot in felt.shots:
+        assert film[shot.index].jpeg == shot.jpeg and film[shot.index].step == shot.step
+    assert any(f.arm and f.step == 1 for f in film)  # the dice's arm, which nobody saw

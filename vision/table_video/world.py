@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..errors import SourceError
@@ -30,7 +31,7 @@ from ..sources import Frame
 from .camera import TableCamera, decode
 from .render import Looks
 from .state import TableState
-from .timeline import Motion, Shooter, Step, arm_time
+from .timeline import Motion, Shooter, Step, TimelineFrame, arm_time
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,20 @@ class FeltWorld:
         name = f"{self.name}#{index}"
         self.history.append((index, name))
         return Frame(decode(taken.jpeg), index, name)
+
+    def film(self) -> Iterator[TimelineFrame]:
+        """Every frame of the felt from the first to the end of the last change (its arm gone
+        and the felt still ``Motion.settle``), seen or not: the video a camera filming all the
+        while would have; a frame the camera took is the same frame here."""
+        with self._lock:
+            steps = list(self.steps)
+        end = steps[-1].t + arm_time(steps, len(steps) - 1, self.motion) + self.motion.settle
+        step = 0
+        for index in range(math.floor(end * self.motion.fps + 1e-9) + 1):
+            t = index / self.motion.fps
+            while step + 1 < len(steps) and steps[step + 1].t <= t + 1e-9:
+                step += 1
+            yield self._shooter.frame(steps, step, index, t)
 
     def close(self) -> None:
         """No more frames (``read`` then raises ``SourceError``, as a lost camera does)."""
