@@ -50,7 +50,8 @@ def bench_game(game: str, rounds: int, seed: int, scratch: Path) -> dict[str, An
     journal = open_journal(recorder.journal, key=UNKEYED)
     began = time.perf_counter()
     try:
-        made = record_synthetic(game, rounds, seed, recorder, journal, say=lambda _: None)
+        made = record_synthetic(game, rounds, seed, recorder, journal, film=False,
+                                say=lambda _: None)
     finally:
         journal.close()
         recorder.close()
