@@ -13,6 +13,18 @@ cause (the read's note, or "not found"; the joker apart; covered cards apart fro
 ``--no-second-look`` reads without the reader's second look at the empty places of spreads,
 to measure what that look costs and adds. This machine's speed drifts between runs: to
 compare two trees, ``bench/bench_vision_pair.py REV`` times both in one process.
+
+The real photographs of ``../shared/vision-dev/table-photos/`` (not in the project: they carry
+no licence and are read in place, never copied) are reported apart (``--photos DIR`` to look
+elsewhere; a line says when the folder is absent): a deck is calibrated from its ``faces/``
+(52, no joker), then each photo of ``photos/`` is read scaled so that a card is about
+``PHOTO_CARD`` pixels wide, as the table camera sees it, and scored against ``labels.tsv``,
+which gives each photo's codes as a multiset, not where the cards lie. So: ``right``, codes
+read that the labels hold (each label once); ``wrong``, codes read beyond them (a code not
+in the labels, or read more often than labelled); ``unknown``, items read ``code=None`` up
+to the labelled cards not read right; ``phantom``, the unknown items beyond those (reported
+where no labelled card's index can be); ``missed``, the labelled cards left over (not found,
+or read wrongly).
 """
 
 from __future__ import annotations
@@ -24,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -33,14 +46,100 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from controller.config.locations import assets_dir  # noqa: E402
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
+from vision.cards.calibrate import UnusableFaces, calibrate  # noqa: E402
 from vision.cards.evaluate import evaluate  # noqa: E402
+from vision.cards.faces import read_image  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
 from vision.memory import keep_freed_memory  # noqa: E402
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
+PHOTOS = ROOT.parent / "shared" / "vision-dev" / "table-photos"
+# The photos' cards are about 220 px wide at full size (their README); the table camera,
+# 1280 px across the table, sees a card about 90 px wide: the photos are read at that scale.
+PHOTO_CARD, PHOTO_FULL_CARD = 90.0, 220.0
+
+
+def photo_report(folder: Path) -> dict[str, object]:
+    """Calibrate from ``folder``'s faces and score its photos (see the module's docstring)."""
+    faces = load_faces(folder / "faces")
+    start = time.perf_counter()
+    refused: str | None = None
+    try:
+        deck = cached_deck("table-photos", faces, assets_dir() / "decks")
+    except UnusableFaces as err:
+        # Measured all the same, the refused faces left out (never named, so unread).
+        refused = str(err)
+        deck = calibrate(faces, name="table-photos", without=err.faces)
+    except VisionError as err:
+        return {"set": folder.name, "refused": str(err)}
+    made = time.perf_counter() - start
+    reader = CardReader(deck)
+    labels: dict[str, list[str]] = {}
+    for line in (folder / "labels.tsv").read_text().splitlines():
+        if line.strip():
+            photo, listed = line.split("\t")
+            labels[Path(photo).name] = listed.split()
+    scale = PHOTO_CARD / PHOTO_FULL_CARD
+    frames = {name: np.asarray(cv2.resize(read_image(folder / "photos" / name), None, fx=scale,
+                                          fy=scale, interpolation=cv2.INTER_AREA), np.uint8)
+              for name in sorted(labels)}
+    if frames:  # the reader's kernels compile (or load) on the first read: not timed
+        reader.read(next(iter(frames.values())))
+    totals, notes = Counter[str](), Counter[str]()  # notes: of the unknown items
+    per_photo, ms = [], []
+    for name, codes in sorted(labels.items()):
+        start = time.perf_counter()
+        items = [i for i in reader.read(frames[name]) if i.kind == "card"]
+        ms.append((time.perf_counter() - start) * 1000)
+        want = Counter(codes)
+        got = Counter(i.code for i in items if i.code is not None)
+        right = sum((got & want).values())
+        unread = len(codes) - right
+        unknown_items = sum(1 for i in items if i.code is None)
+        row = {"photo": name, "cards": len(codes), "right": right,
+               "wrong": sum((got - want).values()), "unknown": min(unknown_items, unread),
+               "phantom": max(unknown_items - unread, 0),
+               "missed": unread - min(unknown_items, unread),
+               "wrong_codes": sorted((got - want).elements()),
+               "unread_codes": sorted((want - got).elements())}
+        totals.update({k: int(v) for k, v in row.items() if isinstance(v, int)})
+        notes.update(i.note or "unnamed" for i in items if i.code is None)
+        per_photo.append(row)
+    return {"set": folder.name, "photos": len(per_photo), "scale": scale,
+            "calibration_s": made, "strip_codes": list(deck.strip_codes),
+            "refused": refused, "left_out": sorted(set(faces) - set(deck.faces)),
+            **{k: totals[k] for k in ("cards", "right", "wrong", "unknown", "phantom",
+                                      "missed")},
+            "median_ms": statistics.median(ms) if ms else 0.0,
+            "unknown_notes": dict(notes.most_common()), "per_photo": per_photo}
+
+
+def print_photos(report: dict[str, object]) -> None:
+    """The photo report as lines."""
+    if report.get("refused"):
+        print(f"photos {report['set']}: calibration refused: {report['refused']}")
+        if "photos" not in report:
+            return
+        print(f"    measured without {' '.join(report['left_out'])}"  # type: ignore[arg-type]
+              " (never named: unread)")
+    cards = max(int(str(report["cards"])), 1)
+    print(f"photos {report['set']}: {report['photos']} photos, {report['cards']} labelled "
+          f"cards at {report['scale']:.3f} scale: right {report['right']} "
+          f"({100 * int(str(report['right'])) / cards:.1f} %)  wrong {report['wrong']}  "
+          f"unknown {report['unknown']}  missed {report['missed']}  phantom "
+          f"{report['phantom']}  frame median {report['median_ms']:.1f} ms  "
+          f"(calibration {report['calibration_s']:.1f} s)")
+    print(f"    unknown items (those and phantoms) by note: {report['unknown_notes']}")
+    for row in report["per_photo"]:  # type: ignore[attr-defined]
+        print(f"    {row['photo']:<18} {row['right']:>2}/{row['cards']:<2} wrong "
+              f"{' '.join(row['wrong_codes']) or '-'}  unread "
+              f"{' '.join(row['unread_codes']) or '-'}  unknown {row['unknown']} "
+              f"phantom {row['phantom']}")
 
 
 def main() -> int:
@@ -53,6 +152,9 @@ def main() -> int:
     parser.add_argument("--why", action="store_true", help="list unknown cards by cause")
     parser.add_argument("--no-second-look", action="store_true",
                         help="read without the second look at the empty places of spreads")
+    parser.add_argument("--photos", type=Path, default=PHOTOS,
+                        help="the real photographs' folder (faces/, photos/, labels.tsv)")
+    parser.add_argument("--no-photos", action="store_true", help="skip the real photographs")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     keep_freed_memory()  # as the paigow command does (vision.memory)
@@ -92,8 +194,17 @@ def main() -> int:
             if args.why:
                 for why, n in tally.losses.most_common():
                     print(f"    unknown, {why}: {n} ({100 * n / max(r['cards'], 1):.2f} %)")
+    photos: dict[str, object] | None = None
+    if args.no_photos:
+        pass
+    elif (args.photos / "labels.tsv").is_file():
+        photos = photo_report(args.photos)
+        if not args.json:
+            print_photos(photos)
+    elif not args.json:
+        print(f"photos: {args.photos} absent, real photographs not measured")
     if args.json:
-        print(json.dumps({"bench": "vision_cards", "rows": rows}))
+        print(json.dumps({"bench": "vision_cards", "rows": rows, "photos": photos}))
     return 0
 
 

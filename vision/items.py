@@ -27,7 +27,8 @@ class Item:
     [0, 1]; ``note`` says why an item is unknown. For a card: ``"unsure"`` (read, but not
     surely), ``"odd size"`` (implies a card of another size than the rest), ``"conflict"``
     (two names for one card), ``"outvoted"`` (a weak name against another at its place),
-    ``"duplicate"`` (one name at two places), ``"off cards"`` (implies a card over the felt).
+    ``"duplicate"`` (one name at two places), ``"off cards"`` (implies a card over the felt),
+    ``"faint"`` (its index not dark as printed ink).
     ``region`` is the layout region holding ``center``, when a layout was given.
     """
 

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from ..errors import CalibrationError, ImageError
 from ..image_size import check_size
-from .codes import CODES, normalize
+from .codes import CODES, JOKER, normalize
 
 Image = NDArray[np.uint8]
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -40,7 +40,9 @@ def read_image(path: str | Path, unchanged: bool = False) -> Image:
 
 
 def load_faces(folder: str | Path) -> dict[str, Image]:
-    """The face images in ``folder``, named by code (``As.png``, ``Td.jpg``, ``Jk.png``)."""
+    """The face images in ``folder``, named by code (``As.png``, ``Td.jpg``, ``Jk.png``): the
+    52 faces of a standard deck, and the joker's where the deck has one (a deck without a
+    joker calibrates without it, and its reader never names one)."""
     root = Path(folder)
     if not root.is_dir():
         raise CalibrationError(f"{str(folder)!r} is not a folder of card faces")
@@ -55,11 +57,12 @@ def load_faces(folder: str | Path) -> dict[str, Image]:
         if code in faces:
             raise CalibrationError(f"{str(path)!r}: a second image of {code!r}")
         faces[code] = card_face(read_image(path, unchanged=True))
-    missing = [c for c in CODES if c not in faces]
+    missing = [c for c in CODES if c not in faces and c != JOKER]
     if missing:
         raise CalibrationError(
             f"{str(folder)!r}: no image of {', '.join(missing[:6])}"
-            f"{' ...' if len(missing) > 6 else ''} ({len(missing)} of 53 faces missing)"
+            f"{' ...' if len(missing) > 6 else ''} ({len(missing)} of the 52 standard faces "
+            f"missing; {JOKER!r} is optional)"
         )
     return faces
 

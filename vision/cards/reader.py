@@ -13,7 +13,9 @@ rank or suit as surely as a read must be (``verdict.against``). A read sure but 
 that cut does not withdraw either, and a close call that cut names fairly surely, are named
 only where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
 ``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
-(``felt``) is withdrawn (``_on_cards``). The reads become one per card (``reads.merge``).
+(``felt``) is withdrawn (``_on_cards``); one that implies a card where no white paper lies
+(a wooden table, a card's back) is dropped (``_on_paper``), and one whose index is not dark
+as ink is unknown, "faint" (``_inked``). The reads become one per card (``reads.merge``).
 The empty places of spreads are then read again with ink found another way (``slots``). An
 unsure read that is surely one of two cards is named the one not read elsewhere
 (``PAIR_FIT``, ``reads.eliminate``). Faces without an index are sought by ``strips``.
@@ -86,6 +88,36 @@ IN_STEP_FIT = 1.0
 # fit and the weakest lead of any such read that named a card wrongly (figures in
 # ``docs/benchmarks.md``).
 PAIR_FIT, PAIR_ODDS = 0.4, 15.0
+# A card is printed on white paper, whatever the colour of the light: a read is kept only
+# where the paper it implies is near grey, its darkest channel at least PAPER_GREY of its
+# brightest (``_on_paper``), at the brighter of two places: the card's body (``BODY``) and
+# the ring RING around its index (the index shows, so the paper around it shows, though a
+# card on top may hide the body; a card's picture may fill the body). At each the brighter
+# half of the points in the frame is taken (the paper, not the ink), and their median. The
+# paper of the photographed deck's 52 faces, each cut from a photo of warm or dim light,
+# measures 0.82-0.98; its cards read right in those photos 0.82 and more, the rendered
+# decks' 0.85 and more; a wooden table or floor, where most phantom items and wrong reads
+# on those photos lay, 0.5-0.71 (figures in ``docs/benchmarks.md``). A read not on paper
+# names no card and is no card: it is dropped, not reported unknown.
+PAPER_GREY = 0.75
+# And the ring about an index is mostly paper (its ink fills less than half of it): the
+# median of all its points is at least RING_GREY grey. The rendered decks' reads measure
+# 0.65 and more, the photos' right reads 0.73 and more; a read in the lattice of a card's
+# back, its brighter half the back's white border, passed ``PAPER_GREY`` without it
+# (``tests/vision/test_cards_not_cards.py``).
+RING_GREY = 0.6
+# An index is printed in ink: a read is named only where the darkest of its index (the
+# INK_SHARE darkest of the points INDEX, the darkest channel) is at most INK_DEPTH of its
+# paper (the points' upper quartile): else it is unknown, "faint" (``_inked``). The rendered
+# decks' reads measure at most 0.39 (blur and all), the photographed cards read right 0.26
+# and less but for one in fifty; the grain of a wooden floor under glare, read as a queen,
+# 0.8. Half is far from both.
+INK_DEPTH, INK_SHARE = 0.5, 0.02
+INDEX = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.08, 0.08, 11),
+                                             np.linspace(-0.22, 0.06, 19)))  # as ``RING``
+RING = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.1, 0.1, 5),
+                                            np.linspace(-0.25, 0.1, 6)))  # card widths:
+# across and down from the suit's centroid, over the rank and suit and the paper about them
 
 
 class CardReader:
@@ -112,6 +144,10 @@ class CardReader:
         reads = [r if on or (r.code is None and r.guess is None)
                  else but(r, code=None, guess=None, pair=None, note="off cards")
                  for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
+        reads = [r for r, ok in zip(reads, self._on_paper(frame, reads).tolist(), strict=True)
+                 if ok]
+        reads = [r if ok else but(r, code=None, guess=None, pair=None, note="faint")
+                 for r, ok in zip(reads, self._inked(frame, reads).tolist(), strict=True)]
         reads = merge(like_sizes(in_step(reads), self.thresholds.widths))
         if self.second_look:
             reads = self._second_look(frame, reads, felt)
@@ -176,17 +212,18 @@ class CardReader:
 
     def _table_width(self, groups: Groups, j: Judged) -> float | None:
         """The card width the coarse cut tells (``reads.table_width``): the median of the
-        candidates read surely (``SURE``, ``CLEAN``), else of those named (before the fine
-        cut) where there are three or more, else none."""
+        candidates read surely (``SURE``, ``CLEAN``), else none. Not of those merely named:
+        the candidates cut first are those of the size most candidates allow (``_common``),
+        and a card's back, its lattice read as one card at dozens of places, outnumbered
+        the cards of a real photograph, whose indices were then never cut."""
         if len(groups) == 0:
             return None
         rows = np.arange(len(groups))
-        named = (j.odds >= self.thresholds.odds) & (j.loose <= self.thresholds.typical)
         sure = (j.odds >= SURE) & (j.loose < CLEAN)
         codes = self._codes(j.r_best, j.s_best)
         known = np.array([c in self._code_at for c in codes], np.bool_)
         width = self._placed(groups, rows, j.sense, codes)[3]
-        return table_width(width, sure & known, named & known)
+        return table_width(width, sure & known, np.zeros(len(groups), np.bool_))
 
     def _codes(self, r_best: NDArray[np.int64], s_best: NDArray[np.int64]) -> list[str]:
         ranks, suits = self.deck.ranks.names, self.deck.suits.names
@@ -354,6 +391,45 @@ class CardReader:
         on: NDArray[np.bool_] = felt.share(pts, outside=weak) <= OFF_CARDS
         return on
 
+    def _on_paper(self, frame: Image, reads: Sequence[Read]) -> NDArray[np.bool_]:
+        """Whether each read lies on white paper (``PAPER_GREY``): its card's body or the
+        ring about its index."""
+        if not reads:
+            return np.zeros(0, np.bool_)
+        corner, across, along = self._frames(reads)
+        body = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
+                + BODY[1][None, :, None] * along[:, None])
+        where = np.array([r.indices[0] if r.indices else (r.center, r.right, r.down)
+                          for r in reads], np.float64)  # (reads, 3, xy); unringed as placed
+        width = np.array([r.width for r in reads], np.float64)[:, None, None]
+        ring = where[:, None, 0] + width * (RING[0][None, :, None] * where[:, None, 1]
+                                            + RING[1][None, :, None] * where[:, None, 2])
+        grey = _greyness(frame, body)[0]
+        ringed = np.array([bool(r.indices) for r in reads])  # no index to ring: the body alone
+        brighter, whole = _greyness(frame, ring[ringed])
+        grey[ringed] = np.where(whole >= RING_GREY, np.maximum(grey[ringed], brighter), 0.0)
+        out: NDArray[np.bool_] = grey >= PAPER_GREY
+        return out
+
+    def _inked(self, frame: Image, reads: Sequence[Read]) -> NDArray[np.bool_]:
+        """Whether each read that names (or may name) a card has an index printed in ink
+        (``INK_DEPTH``); True for the rest, and for a read with no index to look at."""
+        rows = [k for k, r in enumerate(reads) if r.indices and (
+            r.code is not None or r.guess is not None or r.pair is not None)]
+        out = np.ones(len(reads), np.bool_)
+        if not rows:
+            return out
+        where = np.array([reads[k].indices[0] for k in rows], np.float64)  # (rows, 3, xy)
+        width = np.array([reads[k].width for k in rows], np.float64)[:, None, None]
+        points = where[:, None, 0] + width * (INDEX[0][None, :, None] * where[:, None, 1]
+                                              + INDEX[1][None, :, None] * where[:, None, 2])
+        low = _pixels(frame, points).min(axis=-1)  # (rows, points)
+        n = low.shape[1]
+        dark_k, white_k = int(INK_SHARE * n), int(0.75 * n)
+        ordered = np.partition(low, (dark_k, white_k), axis=1).astype(np.float64)
+        out[rows] = ordered[:, dark_k] <= INK_DEPTH * np.maximum(ordered[:, white_k], 1.0)
+        return out
+
     def _frames(self, reads: Sequence[Read]) -> tuple[F64, F64, F64]:
         """The cards the reads imply (N x 2 each): their top-left corners and their top and
         left edges (vectors a card's width and height long), as each card is read upright."""
@@ -374,6 +450,29 @@ class CardReader:
                      corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
                      note=r.note)
                 for r, q in zip(reads, quads, strict=True)]
+
+
+def _pixels(frame: Image, points: F64) -> Image:
+    """The frame's pixels (... x 3) nearest ``points`` (... x xy), those outside taken at
+    the frame's edge."""
+    h, w = frame.shape[:2]
+    x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int64)
+    y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int64)
+    flat: Image = frame.reshape(-1, frame.shape[2])[y * w + x]
+    return flat
+
+
+def _greyness(frame: Image, points: F64) -> tuple[F64, F64]:
+    """Per row of ``points`` (N x P x xy, frame pixels, those outside taken at the frame's
+    edge): the median of each pixel's darkest channel over its brightest, over the brighter
+    half of its points, and over all of them."""
+    pixels = _pixels(frame, points)
+    low, high = pixels.min(axis=-1).astype(np.float64), pixels.max(axis=-1).astype(np.float64)
+    ratio = low / np.maximum(high, 1.0)
+    half = points.shape[1] // 2
+    brighter = np.argpartition(-high, half, axis=1)[:, :half]
+    return (np.median(np.take_along_axis(ratio, brighter, axis=1), axis=1),
+            np.median(ratio, axis=1))
 
 
 def _common(low: F64, high: F64) -> NDArray[np.bool_]:

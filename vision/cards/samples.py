@@ -15,7 +15,7 @@ shows no "0" beside it and passes for a seven.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -54,22 +54,23 @@ class Samples:
 
 def collect(
     faces: Mapping[str, Image], where: Mapping[str, tuple[float, float]], limits: Limits,
-    rng: np.random.Generator, rounds: int,
+    rng: np.random.Generator, rounds: int, joined: Collection[str] = (),
 ) -> Samples:
     """Samples of every face in ``where`` (its top-left index centroid, card widths from the
-    centre), from ``rounds`` passes over the deck in sheets of three cards."""
+    centre), from ``rounds`` passes over the deck in sheets of three cards. ``joined``: the
+    faces whose index joins a pip printed close to it (``calibrate.corner_index``)."""
     out = Samples([], [], [], [], [], [], [])
     codes = list(where)
     for _ in range(rounds):
         order = [codes[i] for i in rng.permutation(len(codes))]
         for start in range(0, len(order), 3):
-            _sheet(faces, where, order[start:start + 3], limits, rng, out)
+            _sheet(faces, where, order[start:start + 3], limits, rng, out, joined)
     return out
 
 
 def _sheet(
     faces: Mapping[str, Image], where: Mapping[str, tuple[float, float]], codes: list[str],
-    limits: Limits, rng: np.random.Generator, out: Samples,
+    limits: Limits, rng: np.random.Generator, out: Samples, joined: Collection[str],
 ) -> None:
     scene = Scene(size=(SHEET, SHEET))
     spread = TRAINING_SPREAD
@@ -82,8 +83,15 @@ def _sheet(
     # ``ink.masks``) is left out, as an index near a card on top is (``_covered``). Learning
     # from them too left more reads unsure and more wrong (``docs/benchmarks.md``).
     every = find_groups(image, limits, ink_mask(image, tied=False, sharpen=limits.sharpen))
-    groups = every.take(~every.variant)  # learn cards from whole groups only
-    if len(groups) == 0:
+    # Learn cards from whole groups; a face whose index joins a pip printed close to it (the
+    # small ranks of many real decks; ``joined``) from the group's part that is the index,
+    # as the reader offers it (``link.candidates``), where no whole group lies at its index.
+    # Other faces not from parts: those are indices joined to an edge line or a neighbour's
+    # marks, and learning from them read a covered card in a thousand fewer (2color-bf and
+    # 4color-bf, 20 frames each, seed 2026).
+    groups = every.take(~every.variant)
+    pieces = every.take(every.variant)
+    if len(every) == 0:
         return
     pyramid = Pyramid(image)
     for z, placed in enumerate(truth):
@@ -98,11 +106,11 @@ def _sheet(
             spot = cv2.perspectiveTransform(np.array([[[u, v]]], np.float32), to_image)[0, 0]
             if _covered(spot, truth[z + 1:], 0.12 * w):
                 continue
-            d = np.hypot(groups.cx - spot[0], groups.cy - spot[1])
-            g = int(np.argmin(d))
-            if d[g] > 0.04 * w:
+            one = _at(groups, spot, 0.04 * w)
+            if one is None and placed.label in joined:
+                one = _at(pieces, spot, 0.04 * w)
+            if one is None:
                 continue
-            one = groups.take(np.array([g]))
             way = _way(one, sense, to_image)
             _add(out, placed.label, one, way, to_image, w, pyramid)
             if placed.label[0] == "T":
@@ -110,6 +118,15 @@ def _sheet(
                 for name, part in zip((TEN_PART, TEN_ONE), parts, strict=False):
                     _add(out, name + placed.label[1], part, _way(part, sense, to_image),
                          to_image, w, pyramid)
+
+
+def _at(groups: Groups, spot: NDArray[np.float32], reach: float) -> Groups | None:
+    """The group whose centroid lies nearest ``spot``, if within ``reach`` pixels."""
+    if len(groups) == 0:
+        return None
+    d = np.hypot(groups.cx - spot[0], groups.cy - spot[1])
+    g = int(np.argmin(d))
+    return groups.take(np.array([g])) if d[g] <= reach else None
 
 
 def _covered(point: NDArray[np.float32], above: list[Placement], margin: float) -> bool:
