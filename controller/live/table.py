@@ -98,7 +98,7 @@ class Subscription:
             self.queue.put_nowait(None)
 
 
-def _nothing_ahead(name: str, who: Who) -> AbstractContextManager[None]:
+def _nothing_ahead(name: str, who: Who, *args: Any) -> AbstractContextManager[None]:
     """No device to call ahead (fakes, replay)."""
     return contextlib.nullcontext()
 
@@ -115,7 +115,7 @@ class Table:
         they are refused, and the display does not offer them."""
         self.observe: Observer | None = None
         """Told every act asked and every note, before it is done (a recording's inputs)."""
-        self.ahead: Callable[[str, Who], AbstractContextManager[None]] = _nothing_ahead
+        self.ahead: Callable[..., AbstractContextManager[None]] = _nothing_ahead
         """Wraps each act outside the lock: the table's devices answer ahead of their act there
         (``controller.table.ahead``), so no device wait holds the lock."""
         self._subscribers: set[Subscription] = set()
@@ -139,7 +139,7 @@ class Table:
             raise IllegalActError(name, "the table's loop does this act itself")
         if self.observe is not None:
             self.observe("act", who, {"act": name, "args": list(args), "kwargs": kwargs})
-        with self.ahead(name, who), self.lock:
+        with self.ahead(name, who, *args), self.lock:
             head = self.journal.head()[0]
             try:
                 method(who, *args, **kwargs)

@@ -160,6 +160,8 @@ def _drive(engine: OversightEngine[Any], record: Record, new_id: str,
         engine.expose_dealer(who, data["setting"])
     elif kind == "camera_read":
         engine.read_camera(machine, data["position"])
+    elif kind == "camera_dice":
+        engine.read_dice(machine)
     elif kind == "correction":
         engine.correct(who, seqs[data["ref"]], wager=data.get("wager"),
                        fortune=data.get("fortune", 0), setting=data.get("setting"),

@@ -71,6 +71,11 @@ class RecordedCamera(_Recorded):
         value: str | None = text
         return value
 
+    def read_dice(self) -> tuple[int, ...] | None:
+        """The recorded dice reading."""
+        values: list[int] | None = self._next("read_dice")
+        return None if values is None else tuple(values)
+
 
 def recorded_ports(records: Iterable[Record]) -> tuple[RecordedShuffler, RecordedDice,
                                                        RecordedCamera | None]:
@@ -97,9 +102,12 @@ def recorded_ports(records: Iterable[Record]) -> tuple[RecordedShuffler, Recorde
         elif record.kind == "camera_read":
             camera.name, seen_camera = record.actor, True
             camera.script.append(("read", (data["position"], data.get("raw"))))
+        elif record.kind == "camera_dice":
+            camera.name, seen_camera = record.actor, True
+            camera.script.append(("read_dice", data.get("dice")))
         elif record.kind == "fault_raised" and data.get("code") == "device_lost":
             port = {"shuffle": shuffler, "deal_packet": shuffler, "roll": dice,
-                    "read_camera": camera}.get(str(data.get("act")))
+                    "read_camera": camera, "read_dice": camera}.get(str(data.get("act")))
             if port is not None:
                 port.name = record.actor
                 port.script.append(("lost", data.get("text")))

@@ -192,7 +192,7 @@ def _camera(header: Mapping[str, Any], root: Path, frames_dir: Path) -> FeltCame
             where, str(frames), root / str(part["layout"]), root / str(part["calibration"]),
             None if deck is None else Path(deck) if "/" in deck or deck.startswith(".")
             else str(deck), None, float(part["still_seconds"]), float(part["wait_seconds"]),
-            float(part["fps"]))
+            float(part["fps"]), bool(part.get("dice", False)))
     except (KeyError, TypeError, ValueError) as err:
         raise RecordingError(f"{where}: camera: a bad or missing key ({err!r})") from err
     if not frames.is_dir():
@@ -288,7 +288,7 @@ def _compared(record: Record) -> tuple[str, str, str, dict[str, Any]]:
     (its file name holds the time it was kept)."""
     payload = dict(record.payload())
     frame = payload.get("frame")
-    if record.kind == "camera_read" and isinstance(frame, dict):
+    if record.kind in ("camera_read", "camera_dice") and isinstance(frame, dict):
         payload["frame"] = {k: v for k, v in frame.items() if k != "file"}
     return record.kind, record.actor, record.role, payload
 

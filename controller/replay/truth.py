@@ -8,7 +8,9 @@ settings).  ``check_truth`` compares each round of a journal (the replay's own) 
 - the settlement's net per position must be the truth's, and so must every setting it
   settled (the banker's and each bet's), order within a hand aside;
 - a position counts as read when the camera's ``camera_read`` record names its setting;
-  any other (unsure, or read otherwise) had its setting keyed by the dealer.
+  any other (unsure, or read otherwise) had its setting keyed by the dealer;
+- the dice count as read when the camera's ``camera_dice`` record names the shaker's roll
+  (in any order); other dice are a difference (the felt shows the shaker's).
 
 A round the truth names but the journal did not settle is a difference.
 """
@@ -40,6 +42,7 @@ class TruthCheck:
     settled: int = 0
     positions: int = 0
     camera_read: int = 0
+    dice_read: int = 0
     keyed: list[str] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)
 
@@ -52,7 +55,7 @@ class TruthCheck:
         """The ``truth`` object of ``paigow replay DIR --json``."""
         return {"rounds": self.rounds, "settled_as_truth": self.settled,
                 "positions": self.positions, "camera_read": self.camera_read,
-                "keyed": len(self.keyed),
+                "keyed": len(self.keyed), "dice_read": self.dice_read,
                 "first_difference": self.differences[0] if self.differences else None}
 
 
@@ -93,6 +96,14 @@ def check_truth(truth: Iterable[Mapping[str, Any]], records: Iterable[Record]) -
                 found.camera_read += 1
             else:
                 found.keyed.append(f"{round_id} position {position}")
+        for dice in (r.payload() for r in kept if r.kind == "camera_dice"):
+            if dice.get("dice") is None:
+                continue
+            if sorted(dice["dice"]) != sorted(dice["roll"]):
+                found.differences.append(f"round {round_id}: the camera saw dice "
+                                         f"{dice['dice']}, the shaker rolled {dice['roll']}")
+            else:
+                found.dice_read += 1
         settle = next((r.payload() for r in kept if r.kind == "settle"), None)
         if settle is None:
             found.differences.append(f"round {round_id}: not settled")

@@ -50,6 +50,7 @@ ROLES: Final[dict[str, frozenset[Role]]] = {
     "play_house_way": _OPERATORS,
     "expose_dealer": _OPERATORS,
     "read_camera": _MACHINE,
+    "read_dice": _MACHINE,
     "device_lost": frozenset({Role.SYSTEM}),  # only the table's loop reports its devices
     "settle": _OPERATORS,  # the dealer confirms the result
     "correct": _OPERATORS,

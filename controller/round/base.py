@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 T = TypeVar("T")
-_DURING_FAULTS = frozenset({"clear_fault", "void", "correct", "read_camera", "device_lost"})
+_DURING_FAULTS = frozenset({"clear_fault", "void", "correct", "read_camera", "read_dice",
+                            "device_lost"})
 
 
 class RoundEngine(Generic[S]):

@@ -128,6 +128,7 @@ class FakeCamera(_Faulty):
                  name: str = "camera-1") -> None:
         super().__init__(name)
         self.seen: dict[int, str | None] = dict(seen or {})
+        self.dice: tuple[int, ...] | None = None
 
     def see(self, position: int, setting: str | None) -> None:
         """What the camera will read at ``position`` (None: it cannot tell)."""
@@ -139,3 +140,14 @@ class FakeCamera(_Faulty):
         text = self.seen.get(position)
         self.history.append(f"read {position}: {text}")
         return text
+
+    def see_dice(self, values: tuple[int, ...] | None) -> None:
+        """What the camera will read in the dice area (None: it cannot tell)."""
+        self.dice = values
+
+    def read_dice(self) -> tuple[int, ...] | None:
+        """The dice it was told it sees (None unless told)."""
+        self._lost("read_dice")
+        values = self.dice
+        self.history.append(f"read dice: {values}")
+        return values

@@ -72,3 +72,7 @@ class CameraPort(Protocol):
 
     def read(self, position: int) -> str | None:
         """The setting at ``position`` as text (``LOW / HIGH``), or None when unknown."""
+
+    def read_dice(self) -> tuple[int, ...] | None:
+        """The dice lying in the dice area, or None when it cannot tell (or does not look:
+        a camera set not to read the dice)."""

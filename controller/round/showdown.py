@@ -33,6 +33,8 @@ from .state import Phase
 
 log = logging.getLogger(__name__)
 
+DICE_AREA = 0
+"""The position a camera's kept frame of the dice area is kept under (no player sits at 0)."""
 DEALER_OFF_HOUSE_WAY = "dealer_off_house_way"
 """The fault a live table raises when the dealer's hand is exposed set off the house way."""
 S = TypeVar("S")
@@ -185,6 +187,41 @@ class ShowdownEngine(RoundEngine[S]):
         if sets is not None:
             self._append(sets, camera.name, Role.CAMERA)
         self.check_camera(position)
+        return record
+
+    def verify_read_dice(self, who: Who) -> None:
+        """The camera reads the dice area once after each roll, while the players set."""
+        state = self._check("read_dice", who, Phase.SETTING)
+        if self.camera is None:
+            raise IllegalActError("read_dice", "this table has no camera")
+        if state.dice is None or state.dice_seen:
+            raise IllegalActError("read_dice", "the dice of this roll are read already")
+
+    def can_read_dice(self, who: Who) -> bool:
+        """Whether ``read_dice`` would be accepted."""
+        return self._can(lambda: self.verify_read_dice(who))
+
+    def read_dice(self, who: Who) -> Record:
+        """What the camera sees in the dice area after the roll, beside what the shaker said:
+        other dice (in any order) are a critical ``dice_mismatch`` fault, for the supervisor
+        to look at before anyone is paid by positions the dice gave; dice it cannot tell are
+        noted and the shaker's stand."""
+        self.verify_read_dice(who)
+        camera = self.camera
+        state = self.round
+        assert camera is not None and state is not None and state.dice is not None
+        seen = self._port("read_dice", camera.name, camera.read_dice)
+        rolled = list(state.dice.faces)
+        payload: dict[str, object] = {"type": "camera_dice", "v": 1,
+                                      "dice": None if seen is None else list(seen),
+                                      "roll": rolled}
+        kept = getattr(camera, "last_frame", None)
+        if kept is not None and getattr(kept, "position", None) == DICE_AREA:
+            payload["frame"] = {"file": Path(kept.path).name, "sha256": kept.sha256}
+        record = self._append(payload, camera.name, Role.CAMERA)
+        if seen is not None and sorted(seen) != sorted(rolled):
+            self._fault("dice_mismatch", f"the camera sees dice {list(seen)} in the dice "
+                        f"area; the shaker said {rolled}: the supervisor checks the dice")
         return record
 
     def mismatch_fault(self, position: int) -> str | None:

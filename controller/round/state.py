@@ -75,6 +75,8 @@ class RoundState(Generic[S]):
     settings: dict[int, Entry[S]] = field(default_factory=dict)
     exposure: Exposure[S] | None = None
     camera: dict[int, str | None] = field(default_factory=dict)
+    dice_seen: bool = False
+    """Whether the camera has read the dice area since the last roll."""
     faults: dict[str, dict[str, Any]] = field(default_factory=dict)
     deviations: list[int] = field(default_factory=list)
     settlement: dict[str, Any] | None = None
@@ -130,6 +132,7 @@ def fold(state: RoundState[S], record: Record, game: GameRules[S]) -> None:
         state.plan = deal(state.dice, state.vacant(game.positions), game.positions,
                           state.banker)
         state.phase = Phase.SETTING
+        state.dice_seen = False
     elif kind == "dice_no_game":
         state.no_games += 1
     elif kind == "set":
@@ -142,6 +145,8 @@ def fold(state: RoundState[S], record: Record, game: GameRules[S]) -> None:
         state.phase = Phase.EXPOSED
     elif kind == "camera_read":
         state.camera[data["position"]] = data["setting"]
+    elif kind == "camera_dice":
+        state.dice_seen = True
     elif kind == "fault_raised":
         state.faults[data["fault"]] = data
     elif kind == "fault_cleared":

@@ -149,6 +149,11 @@ class VisionCameraPort:
         self.history.append(CameraRead(position, placed, text, seconds, unknown))
         return text
 
+    def read_dice(self) -> tuple[int, ...] | None:
+        """None: this camera renders the hands it is told of, never the dice area (the
+        simulated table's dice come from the shaker alone)."""
+        return None
+
     def render(self, low: Sequence[str], high: Sequence[str]) -> Image:
         """A frame of the low hand (left) and the high hand (right) on the felt."""
         look = self.look

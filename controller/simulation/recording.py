@@ -260,6 +260,7 @@ class _Script:
         self.until(lambda: self.phase() in (Phase.DEALT, Phase.SETTING), "the deal")
         while self.phase() is Phase.DEALT:  # a tiles no-game shake is shaken again
             head = self.table.journal.head()[0]
+            self.world.expect()  # the camera sees the dice once they lie in the dice area
             self.press(PanelButton.SHAKE)
             self.until(functools.partial(self._rolled_after, head), "the roll")
         state = self.state()

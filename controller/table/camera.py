@@ -49,6 +49,9 @@ class LayoutCamera(Protocol):
     def read(self, position: int) -> str | None:
         """The position's setting as read (``LOW / HIGH``), or None when unsure."""
 
+    def read_dice(self) -> tuple[int, ...] | None:
+        """The dice in the dice area as read, or None when unsure (or not looking)."""
+
 
 @dataclass(frozen=True, slots=True)
 class CameraRead:

@@ -15,6 +15,7 @@ they are read.
     still_seconds = 0.4          # how long the felt lies still before it is read
     wait_seconds = 10.0          # the longest wait for a still felt; then the dealer is asked
     fps = 15.0                   # frames a second of a recording that carries no times
+    dice = true                  # read the dice area after each roll, beside the shaker
 
 The section is checked once, when the camera is made (``read_camera_config``); an unknown key
 or a bad value is a ``TableConfigError`` naming the file and key.  The firmware side reads
@@ -36,7 +37,7 @@ from .errors import TableConfigError
 
 SECTION = "camera"
 KEYS = ("source", "layout", "calibration", "deck", "width", "height", "still_seconds",
-        "wait_seconds", "fps")
+        "wait_seconds", "fps", "dice")
 _NOT_PATHS = ("camera:", "rtsp://", "http://", "https://", "scene:")
 _HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_\-\".]+?)\s*\]\s*(#.*)?$")
 
@@ -56,6 +57,8 @@ class CameraConfig:
     still_seconds: float = 0.4
     wait_seconds: float = 10.0
     fps: float = 15.0
+    dice: bool = True
+    """Whether the camera reads the dice area after each roll, beside the shaker's answer."""
 
 
 def read_camera_config(table: str | Path) -> CameraConfig:
@@ -112,7 +115,8 @@ def parse_camera(value: object, table: Path) -> CameraConfig:
                         _beside(base, _text(section, "calibration", where)), deck, size,
                         _seconds(section, "still_seconds", 0.4, where),
                         _seconds(section, "wait_seconds", 10.0, where, positive=True),
-                        _seconds(section, "fps", 15.0, where, positive=True))
+                        _seconds(section, "fps", 15.0, where, positive=True),
+                        _flag(section, "dice", True, where))
 
 
 def hardware_text(text: str, where: str) -> str:
@@ -159,6 +163,13 @@ def _whole(section: dict[str, Any] | Any, key: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 16 <= value <= 16384:
         raise TableConfigError(f"{where}: [camera] {key} must be a whole number of pixels "
                                f"(16..16384; width and height go together), not {value!r}")
+    return value
+
+
+def _flag(section: dict[str, Any] | Any, key: str, default: bool, where: str) -> bool:
+    value = section.get(key, default)
+    if not isinstance(value, bool):
+        raise TableConfigError(f"{where}: [camera] {key} must be true or false, not {value!r}")
     return value
 
 

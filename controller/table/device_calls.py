@@ -98,7 +98,7 @@ class SerialPort(Generic[D]):
         self._ahead: dict[str, _Answer] = {}
         self._interrupted = threading.Event()
 
-    def prepare(self, act: str) -> None:
+    def prepare(self, act: str, *args: Any) -> None:
         """Make ``act``'s device call now (outside the table's lock) and keep its answer for
         the act; ``DeviceLostError`` at once when a stop interrupted it (no act follows)."""
         what, call = self.calls[act]
@@ -110,7 +110,7 @@ class SerialPort(Generic[D]):
         except DeviceError as err:
             self._ahead[act] = _Answer(error=lost(self._name, what, err))
 
-    def forget(self, act: str) -> None:
+    def forget(self, act: str, *args: Any) -> None:
         """Drop an answer made ahead that its act did not take (voided meanwhile)."""
         self._ahead.pop(act, None)
 

@@ -26,16 +26,17 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.camera_calibration import MarkerCalibration
+from vision.dice.reader import read_roll
 from vision.errors import CameraMoved, SourceError, VisionError
 from vision.items import Item
-from vision.layout import Layout
+from vision.layout import DICE, Layout
 from vision.markers import check_still_calibrated
 from vision.sources import CameraSource, Frame, Source, open_source
 from vision.still import MOVING_SHARE, Still, StillScene, changed_share, signature
@@ -56,6 +57,15 @@ from .errors import (
 log = logging.getLogger(__name__)
 
 DEALER = 1  # the dealer's position (controller.rules.poker.dealing.HOUSE)
+DICE_AREA = 0  # a kept frame of the dice area (controller.round.showdown.DICE_AREA)
+DIE_MM = 19.0  # a casino die's side (vision.table_video's dice are drawn at it)
+DIE_PX = 48.0
+"""The side in pixels the dice area is enlarged to give a die, when smaller: the pip reader
+tells pips apart at three times the least die it reads (``vision.dice.reader.MIN_SIDE``)."""
+RING_SHARE = 0.04
+"""The share of the dice area's width taken off its edge: the printed line (a few mm of a
+200 mm circle) and the blur round it; a die lying on the line is not read, and the dealer
+keeps to the circle."""
 JPEG_QUALITY = 92
 
 
@@ -120,6 +130,7 @@ class FeltCamera:
         self.last_frame: KeptFrame | None = None
         self._moved: str | None = None
         self._items: tuple[NDArray[np.int16], list[Item]] | None = None
+        self._ahead: dict[tuple[Any, ...], Any] = {}
 
     @classmethod
     def from_table(cls, table: str | Path, game: str, frames_dir: str | Path, *,
@@ -156,9 +167,42 @@ class FeltCamera:
         """Release the source."""
         self.source.close()
 
+    # --- ahead of the act: the waits for a still felt hold no lock --------------------------
+
+    calls = ("read_camera", "read_dice")
+    """The engine's acts whose reads the live table makes ahead (``controller.table.ahead``)."""
+
+    def prepare(self, act: str, *args: Any) -> None:
+        """Make the read of ``act`` (``read_camera`` of a position, ``read_dice``) now, outside
+        the table's lock, and keep its answer (or its error) for the act."""
+        try:
+            answer: Any = self.read(*args) if act == "read_camera" else self.read_dice()
+        except DeviceLostError as err:
+            answer = err
+        self._ahead[(act, *args)] = answer
+
+    def forget(self, act: str, *args: Any) -> None:
+        """Drop a read its act did not take (the round moved on meanwhile)."""
+        self._ahead.pop((act, *args), None)
+
+    def interrupt(self) -> None:
+        """Nothing to end: a read ends by its frames, within ``wait_seconds``."""
+
+    def _prepared(self, key: tuple[Any, ...]) -> tuple[bool, Any]:
+        if key not in self._ahead:
+            return False, None
+        answer = self._ahead.pop(key)
+        if isinstance(answer, DeviceLostError):
+            raise answer
+        return True, answer
+
     def read(self, position: int) -> str | None:
         """The position's setting on the felt (``LOW / HIGH``), or None when unsure; the
-        time from the still frame to the setting goes into ``history``."""
+        time from the still frame to the setting goes into ``history``.  A read made ahead
+        of its act (``prepare``) is that read."""
+        made, answer = self._prepared(("read_camera", position))
+        if made:
+            return answer  # type: ignore[no-any-return]
         self._check_position(position)
         self._check_recalibrated()
         still = self._wait_still()
@@ -174,6 +218,60 @@ class FeltCamera:
         self.history.append(CameraRead(position, self.placed.get(position), text, seconds,
                                        unknown))
         return text
+
+    def read_dice(self) -> tuple[int, ...] | None:
+        """The three dice lying in the layout's dice area once the felt is still, or None
+        when unsure (a cocked die, one hidden, the felt not still in time) or when the table
+        file says not to look (``dice = false``).  The frame is kept as every read's is
+        (position 0: the dice area) and the markers are checked first."""
+        made, answer = self._prepared(("read_dice",))
+        if made:
+            return answer  # type: ignore[no-any-return]
+        if not self.config.dice:
+            return None
+        self._check_recalibrated()
+        still = self._wait_still()
+        if still is None:
+            log.info("camera %s: the felt did not lie still within %g s; the dice unread",
+                     self.name, self.config.wait_seconds)
+            return None
+        self.last_frame = self._keep(still, DICE_AREA)
+        try:
+            check_still_calibrated(still.image, self.calibration)
+        except CameraMoved as err:
+            self._moved = str(err)
+            raise self._moved_error() from err
+        return self.dice_in(still.image)
+
+    def dice_in(self, image: Image) -> tuple[int, ...] | None:
+        """The dice read inside the dice area of ``image``, or None unless all three are.
+        Only the area's inside is looked at: the rest, the printed circle included, is
+        painted the felt's colour, since a bright ring round the dice would be taken for one
+        object holding them."""
+        area = np.asarray(self.seen.region(DICE).polygon(), np.float64)
+        outline = self.calibration.to_image(area)
+        x0, y0 = np.floor(outline.min(axis=0)).astype(int) - 1
+        x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 2
+        h, w = image.shape[:2]
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return None
+        crop = image[y0:y1, x0:x1].copy()  # painted below: never the frame itself
+        inside = np.zeros(crop.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [np.round(outline - (x0, y0)).astype(np.int32)], 255)
+        ring = max(1, round(RING_SHARE * (x1 - x0)))
+        inside = np.asarray(cv2.erode(inside, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (2 * ring + 1, 2 * ring + 1))), np.uint8)
+        if not inside.any():
+            return None
+        crop[inside == 0] = np.median(crop[inside > 0], axis=0).astype(np.uint8)  # the felt
+        die_px = DIE_MM * (x1 - x0) / max(float(np.ptp(area[:, 0])), 1.0)
+        scale = min(max(DIE_PX / die_px, 1.0), 4.0)
+        if scale > 1.0:  # smooth enlargement: the pip reader counts pips a few px across
+            crop = np.asarray(cv2.resize(crop, None, fx=scale, fy=scale,
+                                         interpolation=cv2.INTER_CUBIC), np.uint8)
+        roll = read_roll(crop, 3, dice_area=True)
+        return None if roll.values is None else tuple(int(v) for v in roll.values)
 
     def read_image(self, image: Image, position: int) -> tuple[str | None, int]:
         """The setting read at ``position`` in a frame (or None), and how many pieces in its

@@ -12,8 +12,10 @@ panel's buttons; bets are keyed at the display; the supervisor acts from the dis
 - it deals: the shuffler's shuffle and the seven packets (poker) are the system's acts, done as
   soon as the round reaches them, their device calls outside the table's lock
   (``controller.table.ahead``);
-- it reads the felt: once the dealer's hand is exposed, the camera reads each playing position
-  (``read_camera``); a position it cannot read is left to the dealer, who keys the setting in;
+- it reads the felt: after the roll, the dice area (``read_dice``: dice other than the
+  shaker's are a fault for the supervisor); once the dealer's hand is exposed, each playing
+  position (``read_camera``); a position it cannot read is left to the dealer, who keys the
+  setting in;
 - it shows the table's state on the tower light: green while a round runs, red while a
   critical fault waits for the supervisor, amber blinking once the supervisor is called.
 
@@ -60,7 +62,7 @@ PRESS: dict[PanelButton, dict[Phase | None, str]] = {
 }
 """The dealer's act behind each button, by the round's phase (None: no round open)."""
 
-MACHINE_ACTS = frozenset({"shuffle", "deal_packet", "read_camera", "device_lost"})
+MACHINE_ACTS = frozenset({"shuffle", "deal_packet", "read_camera", "read_dice", "device_lost"})
 """The acts the loop does itself: nobody else is offered them or may ask for them."""
 
 POLL = 0.05
@@ -291,6 +293,9 @@ class LiveLoop:
                 act = ("shuffle", ())
             elif state.phase in (Phase.SHUFFLED, Phase.DEALING):
                 act = ("deal_packet", ())
+            elif state.phase is Phase.SETTING and self.engine.camera is not None \
+                    and not state.dice_seen:
+                act = ("read_dice", ())
             elif state.phase is Phase.EXPOSED and self.engine.camera is not None:
                 unread = [p for p in state.playing() if p not in state.camera]
                 if unread:

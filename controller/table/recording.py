@@ -121,7 +121,8 @@ class SessionRecorder:
             "frames": FRAMES, "times": TIMES,
             "calibration": calibration, "layout": layout, "deck": deck,
             "still_seconds": config.still_seconds, "wait_seconds": config.wait_seconds,
-            "fps": config.fps, "source": config.source, "quality": FRAME_QUALITY}
+            "fps": config.fps, "dice": config.dice, "source": config.source,
+            "quality": FRAME_QUALITY}
         self._camera = CameraRecording(self.folder, self.start)
         self._write_header()
         return self._camera

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from controller.journal import open_journal
 from tests.table.conftest import _assets
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +64,12 @@ def test_every_round_replays_settled_as_its_truth_with_every_setting_read_by_the
     assert isinstance(truth, dict)
     assert truth["rounds"] == truth["settled_as_truth"] == ROUNDS
     assert truth["keyed"] == 0 and truth["camera_read"] == truth["positions"] > 2 * ROUNDS
+    # The dice area is read after every roll; dice it reads are the shaker's (another reading
+    # would be a truth difference); at about 24 px a die, some rolls' dice stay unread.
+    with open_journal(out / "journal.sqlite", create=False) as kept:
+        looked = [r.payload() for r in kept.records() if r.kind == "camera_dice"]
+    assert len(looked) == ROUNDS
+    assert sum(1 for d in looked if d["dice"] is not None) == truth["dice_read"]
     # Every frame the replay read is a recorded one, and the recording kept each it took.
     frames = sorted((out / "camera" / "frames").glob("*.jpg"))
     calibrated_on = 1  # the first frame, before the recording began

@@ -99,3 +99,19 @@ def test_the_film_holds_every_frame_and_the_ones_the_camera_took_unchanged() -> 
     for shot in felt.shots:
         assert film[shot.index].jpeg == shot.jpeg and film[shot.index].step == shot.step
     assert any(f.arm and f.step == 1 for f in film)  # the dice's arm, which nobody saw
+
+
+def test_a_read_waits_for_the_change_expected() -> None:
+    import threading
+
+    felt = world()
+    felt.read()
+    felt.expect()  # the dice are in the shaker
+    got: list[int] = []
+    reader = threading.Thread(target=lambda: got.append(felt.read().index))  # type: ignore[union-attr]
+    reader.start()
+    reader.join(timeout=0.3)
+    assert reader.is_alive() and got == []  # nothing to film yet
+    felt.show(DICE)
+    reader.join(timeout=30)
+    assert got == [1] and felt.shots[-1].step == 1  # the arm laying the dice, from then on

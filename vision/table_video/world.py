@@ -33,6 +33,10 @@ from .render import Looks
 from .state import TableState
 from .timeline import Motion, Shooter, Step, TimelineFrame, arm_time
 
+EXPECT_SECONDS = 60.0
+"""The longest a read waits for a change ``expect`` announced (a script that never shows it
+is broken: the read fails as a lost camera's would)."""
+
 
 @dataclass(frozen=True)
 class Shot:
@@ -66,7 +70,8 @@ class FeltWorld:
         self._shooter = Shooter(self.layout, self.looks, self.seed, self.camera, self.motion)
         self._index = 0
         self._closed = False
-        self._lock = threading.Lock()
+        self._pending = False
+        self._lock = threading.Condition()
 
     @property
     def state(self) -> TableState:
@@ -83,11 +88,19 @@ class FeltWorld:
         a ``StateError`` if the layout cannot show it."""
         state.check(self.layout)
         with self._lock:
+            self._pending = False
+            self._lock.notify_all()
             last = self.steps[-1]
             if state == last.state:
                 return
             gone = last.t + arm_time(self.steps, len(self.steps) - 1, self.motion)
             self.steps.append(Step(round(max(self.now, gone), 6), state))
+
+    def expect(self) -> None:
+        """The felt is about to change as the next ``show`` will say, and nothing can be
+        filmed before (the dice are still in the shaker): until then ``read`` waits."""
+        with self._lock:
+            self._pending = True
 
     def pass_time(self, seconds: float | None = None) -> None:
         """Let ``seconds`` go by with no frame taken; by default until the last change is done
@@ -102,6 +115,10 @@ class FeltWorld:
     def read(self) -> Frame | None:
         """The next frame, decoded as a reader of the camera's JPEG gets it."""
         with self._lock:
+            if not self._lock.wait_for(lambda: not self._pending or self._closed,
+                                       timeout=EXPECT_SECONDS):
+                raise SourceError(f"{self.name}: the change expected was not shown within "
+                                  f"{EXPECT_SECONDS:g} s")
             if self._closed:
                 raise SourceError(f"{self.name}: closed")
             index, t = self._index, self.now
@@ -130,7 +147,9 @@ class FeltWorld:
 
     def close(self) -> None:
         """No more frames (``read`` then raises ``SourceError``, as a lost camera does)."""
-        self._closed = True
+        with self._lock:
+            self._closed = True
+            self._lock.notify_all()
 
 
 __all__ = ["FeltWorld", "Shot"]
