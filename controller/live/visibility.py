@@ -53,6 +53,7 @@ _PUBLIC: Final[Mapping[str, frozenset[str]]] = {
     "bank_declined": ALL, "bets_closed": ALL, "shuffled": frozenset({"count"}),
     "packet": frozenset({"n"}), "roll": ALL, "dice_no_game": ALL, "woodpile_built": ALL,
     "cut": ALL, "set": frozenset({"position"}), "camera_read": frozenset({"position"}),
+    "camera_dice": frozenset({"dice", "roll"}),
     "correction": frozenset({"ref", "wager", "fortune"}),
     "dealer_exposed": frozenset({"position", "hand", "setting"}), "settle": ALL,
     "round_voided": ALL, "fault_raised": frozenset({"fault", "code", "device", "critical"}),
