@@ -18,16 +18,16 @@ from controller.journal import Journal, Record, Role, open_journal
 from controller.live import Sight
 from controller.profiles.poker import load_profile
 from controller.replay.recording import replay_recording
-from controller.round import Phase, PokerRound, Who
+from controller.round import PokerRound, Who
 from controller.table import TableDevices, open_table
 from controller.table.live import LiveLoop
-from controller.table.recording import SessionRecorder, read_inputs, record_inputs
+from controller.table.recording import read_inputs
 from firmware_interfaces.events import DeviceEvent
-from firmware_interfaces.gpio import PanelButton
 from firmware_interfaces.protocol.common import Cleared, Door, Fault
 
 from .conftest import SIM_TABLE, TIMING
 from .test_live import Live
+from .test_recording import record_round
 
 
 def _until(what: Callable[[], bool], said: list[str], timeout: float = 20.0) -> None:
@@ -105,43 +105,20 @@ def test_only_the_recent_device_events_are_alerts(
 def test_a_recorded_session_with_device_events_replays_with_no_difference(
         tmp_path: Path) -> None:
     folder = tmp_path / "rec"
-    dealer = Who.dealer("ann")
-    recorder = SessionRecorder(folder, game="poker", table=str(SIM_TABLE), seed=4)
-    journal = open_journal(recorder.journal)
-    devices = open_table(SIM_TABLE, "poker", seed=4, timing=TIMING, camera=lambda: None,
-                         recorder=recorder)
-    live = Live(devices, journal, {Role.DEALER: dealer})
-    record_inputs(recorder, live.table, live.loop)
-    live.thread.start()
-    try:
-        live.press(PanelButton.NEW_ROUND)
-        live.until(lambda: live.phase() is Phase.BETTING)
-        live.table.act("take_bet", dealer, 3, 2500)
+
+    def door(live: Live) -> None:
         # What the shuffler's reader thread hands the loop when its door opens and closes
         # (a control command would be the host's bytes on the recorded line, not the device's)
         for record, total in ((Door(open=True), 1), (Fault(code="door_open"), 2),
                               (Door(open=False), 3), (Cleared(code="door_open"), 4)):
-            devices.events.put(DeviceEvent("shuffler-1", record))
-            live.until(lambda n=total: len(_notes(journal)) == n)  # type: ignore[misc]
-        live.press(PanelButton.CONFIRM)
-        live.until(lambda: live.phase() is Phase.DEALT)
-        live.press(PanelButton.SHAKE)
-        live.until(lambda: live.phase() is Phase.SETTING)
-        live.table.act("set_hand", dealer, 3)
-        live.press(PanelButton.CONFIRM)
-        live.until(lambda: live.phase() is Phase.EXPOSED)
-        live.press(PanelButton.CONFIRM)
-        live.until(lambda: live.loop.summary.settled == 1)
-    finally:
-        live.loop.stop()
-        live.thread.join(timeout=10)
-        devices.close()
-        journal.close()
-        recorder.close()
+            live.devices.events.put(DeviceEvent("shuffler-1", record))
+            live.until(lambda n=total: len(_notes(live.table.journal)) == n)  # type: ignore[misc]
+
+    record_round(folder, ((3, 2500),), door)
     notes = [e for e in read_inputs(folder) if e["input"] == "note"]
     assert [(e["actor"], e["role"], e["by"], e["payload"]["event"]) for e in notes] == [
         ("table", "system", "loop", event) for event in ("door", "fault", "door", "cleared")]
-    with open_journal(recorder.journal, create=False) as recorded:
+    with open_journal(folder / "journal.sqlite", create=False) as recorded:
         assert len(_notes(recorded)) == 4
         result = replay_recording(folder, recorded)
     assert result.differences == [] and result.rounds == 1

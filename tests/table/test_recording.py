@@ -37,8 +37,10 @@ from .test_live_camera import FELT, HOUSE, SEATS, LiveFelt, felt_state
 DEALER = Who.dealer("ann")
 
 
-def record_round(folder: Path) -> None:
-    """Record one whole live poker round on the pty simulators into ``folder``."""
+def record_round(folder: Path, bets: tuple[tuple[int, int], ...] = ((3, 2500), (6, 1000)),
+                 while_betting: Callable[[Live], None] | None = None) -> None:
+    """Record one whole live poker round on the pty simulators into ``folder``: ``bets``
+    keyed (each seat set by the house way), ``while_betting`` done before the bets close."""
     recorder = SessionRecorder(folder, game="poker", table=str(SIM_TABLE), seed=4)
     journal = open_journal(recorder.journal)
     devices = open_table(SIM_TABLE, "poker", seed=4, timing=TIMING, camera=lambda: None,
@@ -49,13 +51,15 @@ def record_round(folder: Path) -> None:
     try:
         live.press(PanelButton.NEW_ROUND)
         live.until(lambda: live.phase() is Phase.BETTING)
-        for position, wager in ((3, 2500), (6, 1000)):
+        for position, wager in bets:
             live.table.act("take_bet", DEALER, position, wager)
+        if while_betting is not None:
+            while_betting(live)
         live.press(PanelButton.CONFIRM)
         live.until(lambda: live.phase() is Phase.DEALT)
         live.press(PanelButton.SHAKE)
         live.until(lambda: live.phase() is Phase.SETTING)
-        for position in (3, 6):
+        for position, _ in bets:
             live.table.act("set_hand", DEALER, position)
         live.press(PanelButton.CONFIRM)
         live.until(lambda: live.phase() is Phase.EXPOSED)
