@@ -1,5 +1,5 @@
-"""Patch cutting's compiled passes against the numpy and OpenCV steps they replace: the remap
-grids float for float, the own marks' mask as OpenCV's nearest remap and a look-up make it,
+"""Patch cutting's compiled passes against the numpy and OpenCV steps they replace: the own
+marks' mask as OpenCV's nearest remap and a look-up make it,
 a patch keeping its own ink byte for byte, turned or not, and the vectors bit for bit."""
 
 from __future__ import annotations
@@ -8,30 +8,6 @@ import cv2
 import numpy as np
 
 from vision.cards import patch, vectors
-
-
-def test_the_compiled_grid_is_numpys_broadcast_grid_float_for_float() -> None:
-    """Each patch's grid at its pyramid level is ``cx + u dy + v dx`` (and ``cy - u dx +
-    v dy``) in float32, as numpy broadcasts it."""
-    rng = np.random.default_rng(5)
-    n, w, h = 200, 22, 35
-    centre = rng.uniform(0, 1280, (n, 2))
-    angle = rng.uniform(0, 2 * np.pi, n)
-    down = np.stack([np.cos(angle), np.sin(angle)], axis=1)
-    step = rng.uniform(0.3, 7.0, n)
-    level = patch._level(step)
-    mx, my = np.empty((n * h, w), np.float32), np.empty((n * h, w), np.float32)
-    patch._grid(centre, down, step, level, w, h, mx, my)
-    f = 0.5 ** level
-    u = np.arange(w, dtype=np.float32) - (w - 1) / 2
-    v = np.arange(h, dtype=np.float32) - (h - 1) / 2
-    dx = (down[:, 0] * (step * f)).astype(np.float32)[:, None, None]
-    dy = (down[:, 1] * (step * f)).astype(np.float32)[:, None, None]
-    cx = ((centre[:, 0] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
-    cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
-    uu, vv = u[None, None, :], v[None, :, None]
-    assert np.array_equal(mx, (cx + uu * dy + vv * dx).reshape(-1, w))
-    assert np.array_equal(my, (cy - uu * dx + vv * dy).reshape(-1, w))
 
 
 def test_own_marks_are_the_nearest_labels_looked_up_as_opencv_and_numpy_would() -> None:

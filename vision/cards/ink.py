@@ -21,7 +21,6 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from . import tones
 from .link import LINK, candidates, link_marks, shape
 from .measure import clear_reaching, filled, label, opened
 
@@ -134,80 +133,17 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True,
     fainter dark: that core, grown by a pixel into the dark around it, is ink too.
     """
     dark, core, lit = _tones(frame, white_window, sharpen)
-    paper, unmarked = np.empty_like(lit), np.empty_like(lit)
-    # Each mask one compiled pass (the OpenCV calls each passed over a whole plane).
-    _papers(lit.ravel(), dark.ravel(), core.ravel(), paper.ravel(), unmarked.ravel())
-    # The paper's holes filled by runs (``measure.filled``): cheaper than OpenCV's outer
-    # outlines drawn filled, and the same ink but for specks of paper whose outlines have
-    # fewer than four points, which the outlines left out.
+    paper = _unmarked(lit, dark)
     inside = filled(paper)
     if not tied:
         return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8), inside, paper)
-    # The cores outside the cards mask, then cleared where they lie in a gap of the paper
-    # taken with the fainter dark that reaches the border, in place (``clear_reaching``);
-    # the ink with the cores grown by a pixel as it goes (``_ink``), rather than a
-    # hole-filled plane, a pass to combine it and OpenCV's dilation.
-    cores = np.empty_like(lit)
-    _outside(core.ravel(), inside.ravel(), cores.ravel())
-    clear_reaching(unmarked, cores)
-    ink = np.empty_like(lit)
-    _ink(dark, inside, cores, ink)
-    return Masks(ink, inside, paper)
-
-
-@numba.njit(cache=True, nogil=True)
-def _papers(lit, dark, core, paper, unmarked):  # type: ignore[no-untyped-def]
-    """``paper``: lit and not ``dark``; ``unmarked``: lit and not ``core`` (masks of 0 and
-    255, flat)."""
-    for i in range(len(lit)):
-        paper[i] = lit[i] & (dark[i] ^ 255)
-        unmarked[i] = lit[i] & (core[i] ^ 255)
-
-
-@numba.njit(cache=True, nogil=True)
-def _outside(core, inside, out):  # type: ignore[no-untyped-def]
-    """``core`` outside the cards mask (``inside``), flat."""
-    for i in range(len(core)):
-        out[i] = core[i] & (inside[i] ^ 255)
-
-
-@numba.njit(cache=True, nogil=True)
-def _ink(dark, inside, cores, out):  # type: ignore[no-untyped-def]
-    """Ink (h x w masks): ``dark`` inside the cards mask, or where ``cores`` grown by a
-    pixel reach (``cv2.dilate`` by a 3 x 3 square: the most of each pixel's neighbours, none
-    beyond the frame). Row by row: the cores' rows above and below taken with its own, into
-    a row with a zero either side, whose three neighbours are then taken along it."""
-    h, w = dark.shape
-    grown = np.zeros(w + 2, np.uint8)
-    middle = grown[1:w + 1]
-    ahead = grown[2:]
-    for y in range(h):
-        _copy_row(cores[y], middle)
-        if y > 0:
-            _or_row(cores[y - 1], middle)
-        if y + 1 < h:
-            _or_row(cores[y + 1], middle)
-        _ink_row(dark[y], inside[y], grown, middle, ahead, out[y])
-
-
-@numba.njit(cache=True, nogil=True)
-def _copy_row(source, target):  # type: ignore[no-untyped-def]
-    for x in range(target.shape[0]):
-        target[x] = source[x]
-
-
-@numba.njit(cache=True, nogil=True)
-def _or_row(source, target):  # type: ignore[no-untyped-def]
-    for x in range(target.shape[0]):
-        target[x] |= source[x]
-
-
-@numba.njit(cache=True, nogil=True)
-def _ink_row(dark, inside, behind, middle, ahead, out):  # type: ignore[no-untyped-def]
-    """``out[x]``: ``dark[x]`` where ``inside[x]`` or any of ``behind[x]``, ``middle[x]``,
-    ``ahead[x]`` (a row of grown cores and its neighbours either side)."""
-    for x in range(out.shape[0]):
-        out[x] = dark[x] & (inside[x] | behind[x] | middle[x] | ahead[x])
+    # The cores outside the cards mask, cleared where they lie in a gap of the paper taken
+    # with the fainter dark that reaches the border (``clear_reaching``), grown by a pixel.
+    cores = np.asarray(cv2.bitwise_and(core, cv2.bitwise_not(inside)), np.uint8)
+    clear_reaching(_unmarked(lit, core), cores)
+    grown = cv2.dilate(cores, np.ones((3, 3), np.uint8))
+    ink = cv2.bitwise_and(dark, cv2.bitwise_or(inside, grown))
+    return Masks(np.asarray(ink, np.uint8), inside, paper)
 
 
 def dark_and_paper(frame: Image, white_window: int = 15, sharpen: float = 0.0
@@ -227,20 +163,9 @@ def _unmarked(lit: Image, dark: Image) -> Image:
 def _tones(frame: Image, white_window: int, sharpen: float = 0.0
            ) -> tuple[Image, Image, Image]:
     """Dark (``INK_RATIO``, of the darkest channel sharpened by ``sharpen``: see
-    ``SHARPEN_SIGMA``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks: compiled in one
-    pass (``tones``: the same masks to the last bit, more cheaply) where it can be, else
-    ``_opencv_tones``."""
-    if frame.ndim == 3 and frame.shape[2] == 3 and tones.compiled(
-            white_window, sharpen, SHARPEN_SIGMA):
-        return tones.tones(frame, white_window, sharpen, SHARPEN_SIGMA, _INK_HUNDREDTHS,
-                           _CORE_HUNDREDTHS, WHITE_MIN)
-    return _opencv_tones(frame, white_window, sharpen)
-
-
-def _opencv_tones(frame: Image, white_window: int, sharpen: float = 0.0
-                  ) -> tuple[Image, Image, Image]:
-    """``_tones`` with OpenCV, a pass over the frame per step: for windows and sharpening
-    amounts ``tones`` does not compile."""
+    ``SHARPEN_SIGMA``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks, by OpenCV: the
+    darkest channel, its white level (dilated by a ``white_window`` square, then averaged
+    over it), the unsharp mask, the scaled whites and the compares."""
     blue, green, red = cv2.split(frame)  # contiguous planes: quicker than strided views
     low = cv2.min(cv2.min(blue, green), red)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
@@ -257,9 +182,6 @@ def _opencv_tones(frame: Image, white_window: int, sharpen: float = 0.0
 # so the fraction of a product is a whole number of hundredths, and FLOOR, short of a half by
 # less than one, rounds a whole product down to itself.
 FLOOR = 0.495
-# The ratios as whole hundredths, as ``tones`` takes them (``_scaled``'s shares exactly).
-_INK_HUNDREDTHS = round(INK_RATIO * 100)
-_CORE_HUNDREDTHS = round(CORE_RATIO * 100)
 
 
 def _scaled(image: Image, ratio: float) -> Image:
@@ -353,14 +275,13 @@ def _aggregate(m: F64, members: NDArray[np.int64], owners: NDArray[np.int64], ng
                   np.arange(ngroups) != parent, np.zeros((ngroups, 0), np.int64))
 
 
-@numba.njit(cache=True, nogil=True)
-def _sums(m, members, owners, ngroups):  # type: ignore[no-untyped-def]
-    """Each group's moments: its members' summed in the order ``members`` lists them (as
-    ``np.bincount`` sums its weights)."""
+def _sums(m: F64, members: NDArray[np.int64], owners: NDArray[np.int64], ngroups: int
+          ) -> F64:
+    """Each group's moments: its members' summed (``np.bincount``, in the order ``members``
+    lists them)."""
     sums = np.zeros((ngroups, 6))
-    for i in range(len(members)):
-        for k in range(6):
-            sums[owners[i], k] += m[members[i], k]
+    for k in range(6):
+        sums[:, k] = np.bincount(owners, m[members, k], minlength=ngroups)
     return sums
 
 

@@ -9,16 +9,22 @@ runs. Every moment is a sum of whole numbers far below 2**53, so exact in any or
 same floats as summing pixel by pixel. Labelling and measuring come from the same pass over
 the runs, which are taken from each word's bits with each run's root kept at hand while it
 is joined (cheaper than OpenCV's labels plus a measuring pass; figures in
-``docs/benchmarks.md``). ``opened`` cuts the large marks apart as OpenCV's opening
-and labelling would; ``reaching_border`` keeps the 4-connected parts of a mask that reach
+``docs/benchmarks.md``). ``opened`` cuts the large marks apart by OpenCV's opening and
+labelling; ``reaching_border`` keeps the 4-connected parts of a mask that reach
 its border (the felt), and ``filled`` keeps all but the unset ones (shapes with their
 holes filled: the cards, in ``ink.masks``).
+
+``label`` and the fills are kept for speed, compiled copies of OpenCV's labelling and
+filling though they are: with ``patch``'s and ``vectors``' copies the whole read is over
+twice as fast as with the library calls (``bench/bench_vision_copies.py``, its ``kept``
+line; issue 33), though none of them earns that alone.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+import cv2
 import numba
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +33,7 @@ Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
 I32 = NDArray[np.int32]
 _NONE = np.iinfo(np.int32).max  # a box's least x and y before any pixel is seen
+_SQUARE = np.ones((3, 3), np.uint8)
 
 
 class Measures(NamedTuple):
@@ -79,20 +86,45 @@ def clear_reaching(mask: Image, out: Image) -> None:
 
 
 def opened(labels: I32, measures: Measures, big: NDArray[np.int64]) -> tuple[int, Measures]:
-    """Each label of ``big`` opened by a 3 x 3 square within its box (as
-    ``cv2.morphologyEx(..., cv2.MORPH_OPEN)`` opens: the box's outside neither erodes nor
-    grows it), which cuts the hairlines joining solid marks; the pieces left, in the order
-    ``label`` would number them in that box, are relabelled in ``labels`` (in place) after
-    the labels there are, one big label after another. Returns the number of labels now
-    (the background included) and ``measures`` grown by the pieces' rows."""
+    """Each label of ``big`` opened by a 3 x 3 square within its box
+    (``cv2.morphologyEx(..., cv2.MORPH_OPEN)``, whose default border neither erodes nor
+    grows it), which cuts the hairlines joining solid marks; the pieces left, numbered as
+    ``label`` numbers them in that box (OpenCV's ``CCL_BBDT``), are relabelled in
+    ``labels`` (in place) after the labels there are, one big label after another. Returns
+    the number of labels now (the background included) and ``measures`` grown by the
+    pieces' rows (their moments by ``np.bincount``)."""
     count = len(measures.stats)
-    stats, sums = _opened(labels, measures.stats, big.astype(np.int64), count)
-    if not len(stats):
-        return count, measures
-    _boxes(stats, 0)
-    return count + len(stats), Measures(np.concatenate([measures.stats, stats]),
-                                        np.concatenate([measures.moments,
-                                                        sums.astype(np.float64)]))
+    stats, moments = [measures.stats], [measures.moments]
+    for k in big.tolist():
+        bx, by, bw, bh = (int(v) for v in measures.stats[k, :4])
+        box = labels[by:by + bh, bx:bx + bw]
+        grown = cv2.morphologyEx((box == k).astype(np.uint8), cv2.MORPH_OPEN, _SQUARE)
+        n, found, boxes, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+            grown, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        if n <= 1:
+            continue
+        pieces: I32 = np.asarray(found, np.int32)
+        on = pieces > 0
+        box[on] = pieces[on] + (count - 1)
+        piece_stats: I32 = np.asarray(boxes[1:], np.int32)
+        piece_stats[:, 0] += bx
+        piece_stats[:, 1] += by
+        stats.append(piece_stats)
+        moments.append(_moments(pieces, n, bx, by))
+        count += n - 1
+    return count, Measures(np.concatenate(stats), np.concatenate(moments))
+
+
+def _moments(pieces: I32, n: int, dx: int, dy: int) -> F64:
+    """Per piece 1 to ``n - 1`` of ``pieces``: n, sx, sy, sxx, syy, sxy of its pixels'
+    coordinates shifted by (``dx``, ``dy``)."""
+    ys, xs = np.nonzero(pieces)
+    k = pieces[ys, xs]
+    x, y = (xs + dx).astype(np.float64), (ys + dy).astype(np.float64)
+    out = np.zeros((n, 6), np.float64)
+    for i, weights in enumerate((None, x, y, x * x, y * y, x * y)):
+        out[:, i] = np.bincount(k, weights, minlength=n)[:n]
+    return out[1:]
 
 
 def _boxes(stats: I32, start: int) -> None:
@@ -272,61 +304,3 @@ def _root(parent, r):  # type: ignore[no-untyped-def]
 def _squares(k):  # type: ignore[no-untyped-def]
     """0 * 0 + 1 * 1 + ... + k * k (0 for k below 1)."""
     return k * (k + 1) * (2 * k + 1) // 6 if k > 0 else np.int64(0)
-
-
-@numba.njit(cache=True, nogil=True)
-def _opened(labels, stats, big, count):  # type: ignore[no-untyped-def]
-    """The pieces of the ``big`` labels opened (see ``opened``), relabelled in ``labels``
-    from ``count`` on: their boxes (least and most x and y) and areas, and their moments
-    as whole numbers, in frame coordinates."""
-    out_stats = np.zeros((0, 5), np.int32)
-    out_sums = np.zeros((0, 6), np.int64)
-    for k in big:
-        bx, by, bw, bh = stats[k, 0], stats[k, 1], stats[k, 2], stats[k, 3]
-        mine = np.zeros((bh + 2, bw + 2), np.uint8)  # its pixels, and a rim of "set" around
-        mine[0, :] = 1
-        mine[-1, :] = 1
-        mine[:, 0] = 1
-        mine[:, -1] = 1
-        for y in range(bh):
-            for x in range(bw):
-                mine[y + 1, x + 1] = labels[by + y, bx + x] == k
-        eroded = np.zeros((bh + 2, bw + 2), np.uint8)  # a rim of "unset" around
-        for y in range(bh):
-            for x in range(bw):
-                eroded[y + 1, x + 1] = (mine[y, x] & mine[y, x + 1] & mine[y, x + 2]
-                                        & mine[y + 1, x] & mine[y + 1, x + 1]
-                                        & mine[y + 1, x + 2] & mine[y + 2, x]
-                                        & mine[y + 2, x + 1] & mine[y + 2, x + 2])
-        grown = np.zeros((bh, bw), np.uint8)
-        for y in range(bh):
-            for x in range(bw):
-                grown[y, x] = (eroded[y, x] | eroded[y, x + 1] | eroded[y, x + 2]
-                               | eroded[y + 1, x] | eroded[y + 1, x + 1] | eroded[y + 1, x + 2]
-                               | eroded[y + 2, x] | eroded[y + 2, x + 1] | eroded[y + 2, x + 2])
-        pieces = np.zeros((bh, bw), np.int32)
-        n, box, sums = _label(grown, pieces)
-        if n <= 1:
-            continue
-        for y in range(bh):
-            for x in range(bw):
-                if pieces[y, x]:
-                    labels[by + y, bx + x] = pieces[y, x] + count - 1
-        # The pieces' measures, from the box's coordinates to the frame's.
-        box = box[1:].copy()
-        sums = sums[1:].copy()
-        for i in range(n - 1):
-            box[i, 0] += bx
-            box[i, 2] += bx
-            box[i, 1] += by
-            box[i, 3] += by
-            m0, sx, sy = sums[i, 0], sums[i, 1], sums[i, 2]
-            sums[i, 3] += 2 * bx * sx + bx * bx * m0
-            sums[i, 4] += 2 * by * sy + by * by * m0
-            sums[i, 5] += bx * sy + by * sx + bx * by * m0
-            sums[i, 1] += bx * m0
-            sums[i, 2] += by * m0
-        out_stats = np.concatenate((out_stats, box))
-        out_sums = np.concatenate((out_sums, sums))
-        count += n - 1
-    return out_stats, out_sums

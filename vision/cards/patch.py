@@ -78,31 +78,23 @@ def _level(step: F64) -> NDArray[np.int64]:
                     0).astype(np.int64)
 
 
-@numba.njit(cache=True, nogil=True)
-def _grid(centre, down, step, level, w, h, mx, my):  # type: ignore[no-untyped-def]
+def _grid(centre: F64, down: F64, step: F64, level: NDArray[np.int64], w: int, h: int,
+          mx: F32, my: F32) -> None:
     """Into ``mx``, ``my`` ((N * h) x w each): the remap grids of patches w x h centred on
     ``centre`` (original pixels), ``step`` original pixels per patch pixel, in the pyramid
-    level ``level`` of each (half the size per level). In float32, each product and sum
-    rounded as numpy's broadcast ``cx + u dy + v dx`` rounds them (no fused multiply-adds
-    without fastmath): the same grid, without numpy's temporaries."""
-    for n in range(centre.shape[0]):
-        f = 1.0
-        for _ in range(level[n]):
-            f *= 0.5
-        scaled = step[n] * f
-        dx = np.float32(down[n, 0] * scaled)
-        dy = np.float32(down[n, 1] * scaled)
-        cx = np.float32((centre[n, 0] + 0.5) * f - 0.5)
-        cy = np.float32((centre[n, 1] + 0.5) * f - 0.5)
-        for i in range(h):
-            v = np.float32(i - (h - 1) / 2)
-            vdx, vdy = v * dx, v * dy
-            row = n * h + i
-            for j in range(w):
-                # The patch x axis in the image is (dy, -dx).
-                u = np.float32(j - (w - 1) / 2)
-                mx[row, j] = (cx + u * dy) + vdx
-                my[row, j] = (cy - u * dx) + vdy
+    level ``level`` of each (half the size per level), in float32."""
+    n = len(centre)
+    f = 0.5 ** level.astype(np.float64)
+    scaled = step * f
+    dx = (down[:, 0] * scaled).astype(np.float32)[:, None, None]
+    dy = (down[:, 1] * scaled).astype(np.float32)[:, None, None]
+    cx = ((centre[:, 0] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
+    cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
+    v = (np.arange(h) - (h - 1) / 2).astype(np.float32)[None, :, None]
+    u = (np.arange(w) - (w - 1) / 2).astype(np.float32)[None, None, :]
+    # The patch x axis in the image is (dy, -dx).
+    mx[:] = ((cx + u * dy) + v * dx).reshape(n * h, w)
+    my[:] = ((cy - u * dx) + v * dy).reshape(n * h, w)
 
 
 def _remap(image: NDArray[Any], mx: NDArray[np.float32], my: NDArray[np.float32],
@@ -145,7 +137,7 @@ def _by_level(pyramid: Pyramid, centre: F64, down: F64, step: F64, size: tuple[i
     for k in range(len(ends) - 1):
         if ends[k + 1] > ends[k]:
             a, b = ends[k], ends[k + 1]
-            _remap(pyramid.sampled(k, mx[a:b], my[a:b], h * w, w), mx[a:b], my[a:b],
+            _remap(pyramid.level(k), mx[a:b], my[a:b],
                    cv2.INTER_LINEAR, cv2.BORDER_REPLICATE, out[a:b])
     mine = None if own is None else _marks_at(
         own, order, centre, down, step, size, mx, my, int(ends[1]) if n else 0)
@@ -174,6 +166,10 @@ def _marks_at(own: Own, order: NDArray[np.int64], centre: F64, down: F64, step: 
     return out
 
 
+# ``_mine_at`` and ``_own_into`` are kept for speed: with ``measure``'s labelling and
+# filling and ``vectors``' passes, compiled copies of OpenCV's and numpy's steps, the whole
+# read is over twice as fast as with those library calls (``bench/bench_vision_copies.py``,
+# its ``kept`` line; issue 33). Alone, none of them earns that.
 # The compiled passes below index flat arrays by unsigned offsets: numba checks every signed
 # index for wrapping around from the end, and those checks on computed offsets (and the
 # views a row slice makes, counted references each) kept LLVM from vectorising the copies

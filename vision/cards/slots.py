@@ -16,12 +16,10 @@ looser second look names more covered cards, but some wrongly (figures in
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -157,12 +155,9 @@ def ink(places: Places, sharpen: float = 0.0) -> Image:
     width = places.width
     wide = cv2.morphologyEx(cv2.bitwise_not(paper), cv2.MORPH_OPEN,
                             np.ones((FELT, FELT), np.uint8))
-    # Each component's area by counting its labels in a compiled pass: OpenCV's statistics
-    # (boxes and centroids too) cost four times the labelling, and numpy's count and
-    # look-up twice it.
     count, labels = cv2.connectedComponents(wide, connectivity=4)
     large = np.zeros(labels.shape, np.uint8)
-    _large(labels, count, AREA * width * width, large)
+    _large(np.asarray(labels, np.int32), count, AREA * width * width, large)
     felt = cv2.dilate(large, np.ones((MARGIN, MARGIN), np.uint8))
     shown = np.asarray(cv2.bitwise_and(dark, cv2.bitwise_not(felt)), np.uint8)
     edges = _edges(shown, max(int(EDGE * width), 9))
@@ -170,20 +165,12 @@ def ink(places: Places, sharpen: float = 0.0) -> Image:
     return np.asarray(out, np.uint8)
 
 
-@numba.njit(cache=True, nogil=True)
-def _large(labels, count, area, out):  # type: ignore[no-untyped-def]
+def _large(labels: NDArray[np.int32], count: int, area: float, out: Image) -> None:
     """``out`` 255 where ``labels`` (``count`` of them, 0 the background) holds a component
-    of at least ``area`` pixels."""
-    sizes = np.zeros(count, np.int64)
-    h, w = labels.shape
-    for y in range(h):
-        for x in range(w):
-            sizes[labels[y, x]] += 1
-    for y in range(h):
-        for x in range(w):
-            k = labels[y, x]
-            if k and sizes[k] >= area:
-                out[y, x] = 255
+    of at least ``area`` pixels (``np.bincount`` and a look-up)."""
+    big = np.bincount(labels.ravel(), minlength=count) >= area
+    big[0] = False
+    out[big[labels]] = 255
 
 
 def _edges(dark: Image, length: int) -> Image:
@@ -191,154 +178,27 @@ def _edges(dark: Image, length: int) -> Image:
     (``TILT``), its gaps (``GAP``) closed; widened by a pixel to the right. Lines are sought
     in rows taken two by two (each pair's union): an edge a card long is long at half the
     rows too, and half the rows cost half, with the same cards read (a few moved by under
-    a pixel).
-
-    Each tilt shears the paired rows so that a line leaning by it (twice as far per pair)
-    stands upright, keeps the upright runs at least half ``length`` long (OpenCV's opening by
-    a column of that length, border 0) and shears them back: OpenCV's nearest-neighbour
-    ``warpAffine`` moves each row by a whole number of pixels (``_shears``), so all this is
-    done on rows packed 64 pixels to a word in one compiled pass (``_upright``), bit for bit
-    as seven tilts of ``warpAffine``, ``morphologyEx`` and ``warpAffine`` again, at a
-    fraction of their cost."""
+    a pixel). Each tilt shears the paired rows (``cv2.warpAffine``, nearest) so that a
+    line leaning by it (twice as far per pair) stands upright, keeps the upright runs at
+    least half ``length`` long (an opening by a column of that length, border 0) and
+    shears them back."""
     joined = cv2.dilate(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((GAP, 1), np.uint8)),
                         np.ones((1, 3), np.uint8))
     h, w = joined.shape
-    fore, back = _shears((h + 1) // 2)
-    out = np.empty((h, (w + 7) // 8 * 8), np.uint8)
-    _upright(np.ascontiguousarray(joined), fore, back, max(length // 2, 2), _SPREAD,
-             out.view(np.uint64))
-    return out[:, :w]
-
-
-@functools.cache
-def _shears(half: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Per tilt (``TILT``) and row of an image ``half`` rows high: how far ``_edges``' shear
-    moves the row (``sheared[y, x] = rows[y, x + fore[y]]``, 0 beyond the image) and how far
-    its inverse moves it back (``back``), as ``cv2.warpAffine`` (``INTER_NEAREST``) moves
-    them: read from a probe of column numbers, not worked out (OpenCV rounds as it does)."""
-    width = 2 * half + 8  # wider than twice any move
-    middle = half + 4
-    probe = np.tile(np.arange(width, dtype=np.float32), (half, 1))
-    fore = np.zeros((len(TILT), half), np.int64)
-    back = np.zeros((len(TILT), half), np.int64)
-    for k, tilt in enumerate(TILT.tolist()):
+    even = cv2.copyMakeBorder(joined, 0, h % 2, 0, 0, cv2.BORDER_CONSTANT, value=0)
+    rows = cv2.max(even[0::2], even[1::2])
+    half = rows.shape[0]
+    upright = np.ones((max(length // 2, 2), 1), np.uint8)
+    edges = np.zeros_like(rows)
+    for tilt in TILT.tolist():
+        lean = 2 * tilt
+        shear = np.array([[1.0, -lean, lean * half / 2], [0.0, 1.0, 0.0]], np.float32)
+        stood = cv2.warpAffine(rows, shear, (w, half), flags=cv2.INTER_NEAREST) if tilt else rows
+        runs = cv2.morphologyEx(stood, cv2.MORPH_OPEN, upright,
+                                borderType=cv2.BORDER_CONSTANT, borderValue=0)
         if tilt:
-            lean = 2 * tilt
-            shear = np.array([[1.0, -lean, lean * half / 2], [0.0, 1.0, 0.0]], np.float32)
-            for moves, flags in ((fore, cv2.INTER_NEAREST),
-                                 (back, cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)):
-                moved = cv2.warpAffine(probe, shear, (width, half), flags=flags)
-                moves[k] = moved[:, middle].astype(np.int64) - middle
-    return fore, back
-
-
-# Eight bits (pixels) to eight bytes of 0 or 255.
-_SPREAD = np.array([sum(255 << (8 * i) for i in range(8) if b >> i & 1) for b in range(256)],
-                   np.uint64)
-
-
-@numba.njit(cache=True, nogil=True)
-def _moved(src, by, dst, last):  # type: ignore[no-untyped-def]
-    """``dst``, a row of bits (little-endian words), set to ``src`` moved ``by`` pixels:
-    ``dst[x] = src[x + by]``, 0 beyond the row; ``last``: the last word's pixels."""
-    words = src.shape[0]
-    q, r = by >> 6, by & 63
-    for j in range(words):
-        i = j + q
-        low = src[i] if 0 <= i < words else np.uint64(0)
-        if r:
-            high = src[i + 1] if 0 <= i + 1 < words else np.uint64(0)
-            low = (low >> np.uint64(r)) | (high << np.uint64(64 - r))
-        dst[j] = low
-    dst[words - 1] &= last
-
-
-@numba.njit(cache=True, nogil=True)
-def _windows(rows, length, both, out):  # type: ignore[no-untyped-def]
-    """``out[z]`` set to the AND (``both``) or OR of ``rows[z - length + 1 .. z]`` for every z
-    from ``length - 1`` on (van Herk / Gil-Werman: a prefix and a suffix per block of
-    ``length`` rows, three operations a word whatever the length); the rows before left
-    alone."""
-    n, words = rows.shape
-    ahead = np.empty_like(rows)
-    behind = np.empty_like(rows)
-    for z in range(n):
-        for j in range(words):
-            if z % length == 0:
-                ahead[z, j] = rows[z, j]
-            elif both:
-                ahead[z, j] = ahead[z - 1, j] & rows[z, j]
-            else:
-                ahead[z, j] = ahead[z - 1, j] | rows[z, j]
-    for z in range(n - 1, -1, -1):
-        for j in range(words):
-            if z % length == length - 1 or z == n - 1:
-                behind[z, j] = rows[z, j]
-            elif both:
-                behind[z, j] = behind[z + 1, j] & rows[z, j]
-            else:
-                behind[z, j] = behind[z + 1, j] | rows[z, j]
-    for z in range(length - 1, n):
-        for j in range(words):
-            if both:
-                out[z, j] = behind[z - length + 1, j] & ahead[z, j]
-            else:
-                out[z, j] = behind[z - length + 1, j] | ahead[z, j]
-
-
-@numba.njit(cache=True, nogil=True)
-def _upright(joined, fore, back, length, spread, out):  # type: ignore[no-untyped-def]
-    """``_edges`` after closing and widening: ``joined``'s rows paired, each tilt's shear
-    (``fore``, ``back``: ``_shears``) and opening by a column ``length`` long, and the union
-    doubled back to ``joined``'s rows and widened a pixel to the right, into ``out`` (words
-    of eight bytes, ``joined``'s width rounded up)."""
-    h, w = joined.shape
-    half = (h + 1) // 2
-    words = (w + 63) // 64
-    last = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(words * 64 - w)
-    # Each pair of rows' union, packed: the top bit of each of eight bytes gathered by one
-    # multiplication (bytes of 0 or 255).
-    rows = np.zeros((half, words), np.uint64)
-    tops, gather = np.uint64(0x8080808080808080), np.uint64(0x0002040810204081)
-    for y in range(half):
-        a = joined[2 * y]
-        b = joined[2 * y + 1] if 2 * y + 1 < h else a
-        for c in range(w // 8):
-            u = np.uint64(0)
-            for i in range(8):
-                u |= np.uint64(a[8 * c + i] | b[8 * c + i]) << np.uint64(8 * i)
-            if u:
-                rows[y, c >> 3] |= ((u & tops) * gather >> np.uint64(56)) << np.uint64(
-                    (c & 7) * 8)
-        for x in range(w // 8 * 8, w):
-            if a[x] or b[x]:
-                rows[y, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
-    # Opening by a column: the runs of ``length`` (eroded: all set, within the image) and
-    # their union (dilated); as OpenCV anchors a kernel of even length, the union lies a
-    # row lower (``lag``).
-    lag = 1 if length % 2 == 0 else 0
-    sheared = np.zeros((half, words), np.uint64)
-    runs = np.zeros((half + length, words), np.uint64)
-    opened = np.zeros((half + length, words), np.uint64)
-    edges = np.zeros((half, words), np.uint64)
-    row = np.empty(words, np.uint64)
-    for k in range(fore.shape[0]):
-        for y in range(half):
-            _moved(rows[y], fore[k, y], sheared[y], last)
-        _windows(sheared, length, True, runs)  # runs[z]: all set from z - length + 1 to z
-        _windows(runs, length, False, opened)
-        for y in range(half):
-            z = y - lag + length - 1
-            if z < length - 1:
-                continue  # the top row, lagging: no run ends above it
-            _moved(opened[z], back[k, y], row, last)
-            for j in range(words):
-                edges[y, j] |= row[j]
-    for y in range(h):
-        e = edges[y // 2]
-        carry = np.uint64(0)
-        for j in range(words):
-            d = e[j] | (e[j] << np.uint64(1)) | carry
-            carry = e[j] >> np.uint64(63)
-            for c in range(min(8, out.shape[1] - j * 8)):
-                out[y, j * 8 + c] = spread[(d >> np.uint64(8 * c)) & np.uint64(255)]
+            runs = cv2.warpAffine(runs, shear, (w, half),
+                                  flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        edges = cv2.bitwise_or(edges, runs)
+    return np.asarray(cv2.dilate(np.repeat(edges, 2, axis=0)[:h], np.ones((1, 2), np.uint8)),
+                      np.uint8)

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import cv2
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -259,46 +258,21 @@ def lows(frame: Image, corner: F64, right: F64, down: F64, u: F64, v: F64,
     """The darkest channel of ``frame`` at points (u, v) of the cards at ``corner`` (N x 2,
     with their right and down edges as vectors): N x len(u) values (or len(u) for one).
     With ``reach``, the brightest within that many pixels of each point (paper beside a
-    stroke of ink, not beside the felt)."""
-    # One compiled pass, not numpy's products and sums, rounding, clipping, taking, minima
-    # and maxima, each a pass with a temporary array.
-    corners = np.ascontiguousarray(corner, np.float64).reshape(-1, 2)
-    out = np.empty((len(corners), len(u)), np.float32)
-    _lows(np.ascontiguousarray(frame).reshape(-1, 3), frame.shape[0], frame.shape[1],
-          corners, np.ascontiguousarray(right, np.float64).reshape(-1, 2),
-          np.ascontiguousarray(down, np.float64).reshape(-1, 2),
-          np.ascontiguousarray(u, np.float64), np.ascontiguousarray(v, np.float64), reach,
-          out)
-    return out if corner.ndim > 1 else out[0]
-
-
-@numba.njit(cache=True, nogil=True)
-def _lows(pixels, h, w, corner, right, down, u, v, reach, out):  # type: ignore[no-untyped-def]
-    """``lows`` into ``out``: ``pixels`` the frame's (h * w) x 3; each point at
-    corner + u * right + v * down, summed in numpy's order and rounded half to even."""
-    for n in range(corner.shape[0]):
-        for i in range(u.shape[0]):
-            x, y = _point(corner[n], right[n], down[n], u[i], v[i])
-            best = 0
-            for dy in range(-reach, reach + 1):
-                for dx in range(-reach, reach + 1):
-                    best = max(best, _darkest(pixels, h, w, x + dx, y + dy))
-            out[n, i] = best
-
-
-@numba.njit(cache=True, nogil=True)
-def _point(corner, right, down, u, v):  # type: ignore[no-untyped-def]
-    """The pixel nearest (u, v) of the card at ``corner``: the sums in numpy's order,
-    rounded half to even."""
-    return (int(np.rint(corner[0] + u * right[0] + v * down[0])),
-            int(np.rint(corner[1] + u * right[1] + v * down[1])))
-
-
-@numba.njit(cache=True, nogil=True)
-def _darkest(pixels, h, w, x, y):  # type: ignore[no-untyped-def]
-    """The darkest channel of pixel (x, y), clipped into the frame (``pixels``: h * w x 3)."""
-    p = min(max(y, 0), h - 1) * w + min(max(x, 0), w - 1)
-    return min(pixels[p, 0], pixels[p, 1], pixels[p, 2])
+    stroke of ink, not beside the felt). A point is the pixel nearest corner + u * right +
+    v * down (rounded half to even), clipped into the frame."""
+    pts = (corner[..., None, :] + u[:, None] * right[..., None, :]
+           + v[:, None] * down[..., None, :])
+    h, w = frame.shape[:2]
+    x = np.round(pts[..., 0]).astype(np.int64)
+    y = np.round(pts[..., 1]).astype(np.int64)
+    if reach:
+        step = np.arange(-reach, reach + 1)
+        x = x[..., None, None] + step[None, :]
+        y = y[..., None, None] + step[:, None]
+    bgr = np.take(frame.reshape(-1, 3), np.clip(y, 0, h - 1) * w + np.clip(x, 0, w - 1), axis=0)
+    low = np.minimum(np.minimum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
+    out = low.reshape(*pts.shape[:-1], -1).max(axis=-1) if reach else low
+    return np.asarray(out, np.float32)
 
 
 # Points inside a card's rim: far enough in that a size read from a neighbour's index
@@ -328,16 +302,24 @@ def _eyes(frame: Image, corner: F64, right: F64, down: F64, aspect: float,
     """Whether the joker's two solid eyes (``EYES``) show on the card at ``corner`` (``right``
     and ``down``: a card width along each edge), upright or turned, the pair moved together
     by up to ``SHIFT`` (the strip places a card that well): each a dark dot with paper around
-    it. Only a joker lying on top shows them; they confirm a weak strip match."""
-    # All in one compiled pass per sense, each test only where the one before passed, not
-    # numpy's arrays of points at every shift. The thresholds as
-    # float32: numpy compared the float32 values with them in float32.
-    pixels = np.ascontiguousarray(frame).reshape(-1, 3)
+    it. Only a joker lying on top shows them; they confirm a weak strip match. Each test is
+    made only at the shifts that passed the one before (``lows`` of the points at once)."""
     limits = np.array([0.5 * white, 0.75 * white, 0.85 * white], np.float32)
-    for eyes in (EYES, tuple((1 - u, aspect - v) for u, v in EYES)):
-        if _eyes_show(pixels, frame.shape[0], frame.shape[1], corner, right, down,
-                      np.array([e[0] for e in eyes]), np.array([e[1] for e in eyes]), _SHIFTS[0],
-                      _SHIFTS[1], _RING[0], _RING[1], _BETWEEN, limits):
+    for eyes in (EYES, tuple((1 - a, aspect - b) for a, b in EYES)):
+        u = np.array([e[0] for e in eyes])[None, :] + _SHIFTS[0][:, None]
+        v = np.array([e[1] for e in eyes])[None, :] + _SHIFTS[1][:, None]
+        dots = lows(frame, corner, right, down, u.ravel(), v.ravel()).reshape(u.shape)
+        keep = dots.max(axis=1) < limits[0]  # both eyes dark
+        u, v = u[keep], v[keep]
+        ru = (u[:, :, None] + _RING[0]).ravel()
+        rv = (v[:, :, None] + _RING[1]).ravel()
+        around = lows(frame, corner, right, down, ru, rv).reshape(len(u), 2 * len(_RING[0]))
+        keep = around.min(axis=1) > limits[1]  # paper about both
+        u, v = u[keep], v[keep]
+        bu = (u[:, :1] + _BETWEEN * (u[:, 1:] - u[:, :1])).ravel()
+        bv = (v[:, :1] + _BETWEEN * (v[:, 1:] - v[:, :1])).ravel()
+        between = lows(frame, corner, right, down, bu, bv).reshape(len(u), len(_BETWEEN))
+        if (between.min(axis=1) > limits[2]).any():  # and between them
             return True
     return False
 
@@ -351,45 +333,6 @@ _RING = (0.07 * np.cos(np.linspace(0, 2 * np.pi, 8, endpoint=False)),
 _BETWEEN = np.linspace(0.25, 0.75, 11)
 
 
-@numba.njit(cache=True, nogil=True)
-def _eyes_show(pixels, h, w, corner, right, down, eu, ev, du, dv, ru, rv,  # type: ignore[no-untyped-def]
-               between, limits):
-    """Whether, at some shift (``du``, ``dv``) of the eyes at (``eu``, ``ev``), both are
-    darker than ``limits[0]``, the ring (``ru``, ``rv``) about each brighter than
-    ``limits[1]`` and the points ``between`` them brighter than ``limits[2]``: each point's
-    darkest channel (``lows``)."""
-    for s in range(du.shape[0]):
-        u0, u1, v0, v1 = eu[0] + du[s], eu[1] + du[s], ev[0] + dv[s], ev[1] + dv[s]
-        if not (_low(pixels, h, w, corner, right, down, u0, v0) < limits[0]
-                and _low(pixels, h, w, corner, right, down, u1, v1) < limits[0]):
-            continue
-        ring = True
-        for j in range(ru.shape[0]):
-            if not (_low(pixels, h, w, corner, right, down, u0 + ru[j], v0 + rv[j]) > limits[1]
-                    and _low(pixels, h, w, corner, right, down, u1 + ru[j], v1 + rv[j])
-                    > limits[1]):
-                ring = False
-                break
-        if not ring:
-            continue
-        bare = True
-        for t in between:
-            if not _low(pixels, h, w, corner, right, down, u0 + t * (u1 - u0),
-                        v0 + t * (v1 - v0)) > limits[2]:
-                bare = False
-                break
-        if bare:
-            return True
-    return False
-
-
-@numba.njit(cache=True, nogil=True)
-def _low(pixels, h, w, corner, right, down, u, v):  # type: ignore[no-untyped-def]
-    """``lows`` at one point (u, v) of the card at ``corner``, as a float32."""
-    x, y = _point(corner, right, down, u, v)
-    return np.float32(_darkest(pixels, h, w, x, y))
-
-
 def _edge(grey: F32, left: int, top: int, height: int) -> float:
     """How bright the band is just left of column ``left`` against just right of it, over
     the card's height, at the darkest of the columns within ``EDGE_SLACK`` of it: a card's
@@ -401,27 +344,16 @@ def _edge(grey: F32, left: int, top: int, height: int) -> float:
     return min(1.0, float(_edge_ratio(rows, int(at[0]), int(at[-1]))))
 
 
-@numba.njit(cache=True, nogil=True)
-def _edge_ratio(rows, first, last):  # type: ignore[no-untyped-def]
+def _edge_ratio(rows: F32, first: int, last: int) -> float:
     """The least over columns ``first`` to ``last`` of ``rows`` of the median over rows of
     the darkest of the three pixels left of the column over the mean of the three right of
-    it (at least 1), in float32 as numpy's ``min``, ``mean`` (summed left to right),
-    ``maximum``, division and ``median`` give it: one compiled pass, not numpy's fancy
-    indexing and reductions."""
-    n = rows.shape[0]
-    ratios = np.empty(n, np.float32)
-    three, one, two = np.float32(3.0), np.float32(1.0), np.float32(2.0)
-    least = np.float32(np.inf)
-    for x in range(first, last + 1):
-        for y in range(n):
-            outside = min(rows[y, x - 3], rows[y, x - 2], rows[y, x - 1])
-            inside = (rows[y, x + 1] + rows[y, x + 2] + rows[y, x + 3]) / three
-            ratios[y] = outside / max(inside, one)
-        ratios.sort()
-        half = n // 2
-        median = ratios[half] if n % 2 else (ratios[half - 1] + ratios[half]) / two
-        least = min(least, median)
-    return least
+    it (at least 1)."""
+    outside = np.minimum(np.minimum(rows[:, first - 3:last - 2], rows[:, first - 2:last - 1]),
+                         rows[:, first - 1:last])
+    inside = (rows[:, first + 1:last + 2] + rows[:, first + 2:last + 3]
+              + rows[:, first + 3:last + 4]) / np.float32(3.0)
+    ratios = outside / np.maximum(inside, np.float32(1.0))
+    return float(np.median(ratios, axis=0).min())
 
 
 def _blank(grey: F32, left: int, top: int) -> bool:
@@ -433,29 +365,8 @@ def _blank(grey: F32, left: int, top: int) -> bool:
     paper = grey[max(y0, 0):y0 + round(0.8 * WIDTH), max(left, 0):left + round(0.3 * WIDTH)]
     if corner.size == 0 or paper.size == 0:
         return False
-    white = float(_ninetieth(np.ascontiguousarray(paper).ravel()))
+    white = float(np.percentile(paper, 90))
     return white > 60 and float(corner.min()) > INK * white
-
-
-@numba.njit(cache=True, nogil=True)
-def _ninetieth(values):  # type: ignore[no-untyped-def]
-    """``np.percentile(values, 90)`` of float32 values (not NaN), bit for bit: the two values
-    about the place 0.9 (n - 1) of the sorted values, interpolated in float32 as numpy does
-    it (from the nearer of the two); compiled, as numpy's general percentile is the bulk of
-    ``_blank``'s cost."""
-    ordered = np.sort(values)
-    n = ordered.shape[0]
-    place = (n - 1) * 0.9
-    below = np.floor(place)
-    if place >= n - 1:
-        return ordered[n - 1]
-    k = int(below)
-    gamma = place - below
-    a, b = ordered[k], ordered[k + 1]
-    diff = b - a
-    if gamma >= 0.5:
-        return b - diff * np.float32(1.0 - gamma)
-    return a + diff * np.float32(gamma)
 
 
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],

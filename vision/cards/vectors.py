@@ -3,7 +3,10 @@
 Both are centred and scaled to unit length, so the paper's brightness cancels and the
 model (``model.Lda``) compares shapes. The steps are compiled (``_inks``, ``_unit_row``)
 and give numpy's float32 arithmetic to the last bit, its summation orders included, so
-decks learned before they were compiled read alike.
+decks learned before they were compiled read alike. They are kept for speed: with
+``measure``'s and ``patch``'s copies the whole read is over twice as fast as with the
+library calls (``bench/bench_vision_copies.py``, its ``kept`` line; issue 33), though none
+of them earns that alone.
 """
 
 from __future__ import annotations
