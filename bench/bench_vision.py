@@ -14,17 +14,17 @@ cause (the read's note, or "not found"; the joker apart; covered cards apart fro
 to measure what that look costs and adds. This machine's speed drifts between runs: to
 compare two trees, ``bench/bench_vision_pair.py REV`` times both in one process.
 
-The real photographs of ``../shared/vision-dev/table-photos/`` (not in the project: they carry
-no licence and are read in place, never copied) are reported apart (``--photos DIR`` to look
-elsewhere; a line says when the folder is absent): a deck is calibrated from its ``faces/``
-(52, no joker), then each photo of ``photos/`` is read scaled so that a card is about
-``PHOTO_CARD`` pixels wide, as the table camera sees it, and scored against ``labels.tsv``,
-which gives each photo's codes as a multiset, not where the cards lie. So: ``right``, codes
-read that the labels hold (each label once); ``wrong``, codes read beyond them (a code not
-in the labels, or read more often than labelled); ``unknown``, items read ``code=None`` up
-to the labelled cards not read right; ``phantom``, the unknown items beyond those (reported
-where no labelled card's index can be); ``missed``, the labelled cards left over (not found,
-or read wrongly).
+The real photographs (``docs/sources.md: [V1]``; not in the project: they carry no licence and
+are read in place, never copied) are reported apart, from the folder ``--photos DIR`` or
+``$PAIGOW_VISION_PHOTOS`` names (a line says when there is none): a deck is calibrated from its
+``faces/`` (52, no joker), then each photo of ``photos/`` is read scaled so that a card is
+about ``PHOTO_CARD`` pixels wide, as the table camera sees it, and scored against
+``labels.tsv``, which gives each photo's codes as a multiset, not where the cards lie. So:
+``right``, codes read that the labels hold (each label once); ``wrong``, codes read beyond them
+(a code not in the labels, or read more often than labelled); ``unknown``, items read
+``code=None`` up to the labelled cards not read right; ``phantom``, the unknown items beyond
+those (reported where no labelled card's index can be); ``missed``, the labelled cards left
+over (not found, or read wrongly).
 
 The hold-out decks (issue 33) are public artworks the reader was never tuned on, drawn by
 ``scripts/holdout_decks.py`` (``scripts/test_assets.sh`` runs it; origins and licences in
@@ -75,7 +75,11 @@ from holdout_decks import DECKS as HOLDOUT  # noqa: E402
 from holdout_decks import deck_dir  # noqa: E402
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
-PHOTOS = ROOT.parent / "shared" / "vision-dev" / "table-photos"
+PHOTOS_ENV = "PAIGOW_VISION_PHOTOS"
+# Where the development machines keep the photographs, beside the checkout, when the
+# environment names no folder.
+PHOTOS = Path(os.environ.get(PHOTOS_ENV)
+              or ROOT.parent / "shared" / "vision-dev" / "table-photos")
 # The photos' cards are about 220 px wide at full size (their README); the table camera,
 # 1280 px across the table, sees a card about 90 px wide: the photos are read at that scale.
 PHOTO_CARD, PHOTO_FULL_CARD = 90.0, 220.0
