@@ -51,6 +51,9 @@ import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
 from controller.config.locations import assets_dir  # noqa: E402
+from vision.cards import patch as now_patch  # noqa: E402
+from vision.cards import slots as now_slots  # noqa: E402
+from vision.cards import strips as now_strips  # noqa: E402
 from vision.items import Item  # noqa: E402
 from vision.memory import keep_freed_memory  # noqa: E402
 from vision.scene.hands import table_scene  # noqa: E402
@@ -70,6 +73,9 @@ Patch = tuple[object, str, Any]  # a module (or class), an attribute, its stand-
 
 
 # --- The library calls each copy copies, with the copy's signature -------------------------
+# Where the reader now runs the library call itself under the copy's name (the grids, the
+# edges, the large parts, the strips' samples, eyes and edge ratio), the stand-in is this
+# tree's own function (``now_patch``, ``now_slots``, ``now_strips``); the rest are written here.
 
 def _label_cv(mask: Image) -> tuple[int, NDArray[np.int32], Any]:
     """``measure.label`` by ``cv2.connectedComponentsWithStatsWithAlgorithm`` (``CCL_BBDT``)
@@ -202,42 +208,8 @@ def _own_into_cv(patches: Image, mine: Image, order: NDArray[np.int64], top: int
     out[target] = np.where(grown[..., None] > 0, box, bright[:, None, None, :])
 
 
-def _grid_np(centre: NDArray[np.float64], down: NDArray[np.float64], step: NDArray[np.float64],
-             level: NDArray[np.int64], w: int, h: int, mx: NDArray[np.float32],
-             my: NDArray[np.float32]) -> None:
-    """``patch._grid`` by numpy's broadcast."""
-    n = len(centre)
-    f = 0.5 ** level.astype(np.float64)
-    scaled = step * f
-    dx = (down[:, 0] * scaled).astype(np.float32)[:, None, None]
-    dy = (down[:, 1] * scaled).astype(np.float32)[:, None, None]
-    cx = ((centre[:, 0] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
-    cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
-    v = (np.arange(h) - (h - 1) / 2).astype(np.float32)[None, :, None]
-    u = (np.arange(w) - (w - 1) / 2).astype(np.float32)[None, None, :]
-    mx[:] = ((cx + u * dy) + v * dx).reshape(n * h, w)
-    my[:] = ((cy - u * dx) + v * dy).reshape(n * h, w)
-
-
-def _large_np(labels: NDArray[np.int32], count: int, area: float, out: Image) -> None:
-    """``slots._large`` by ``np.bincount`` and a look-up."""
-    big = np.bincount(labels.ravel(), minlength=count) >= area
-    big[0] = False
-    out[big[labels]] = 255
-
-
 def _ninetieth_np(values: NDArray[np.float32]) -> np.floating[Any]:
     return np.percentile(values, 90)
-
-
-def _edge_ratio_np(rows: NDArray[np.float32], first: int, last: int) -> np.floating[Any]:
-    """``strips._edge_ratio`` by numpy's slices and reductions."""
-    outside = np.minimum(np.minimum(rows[:, first - 3:last - 2], rows[:, first - 2:last - 1]),
-                         rows[:, first - 1:last])
-    inside = (rows[:, first + 1:last + 2] + rows[:, first + 2:last + 3]
-              + rows[:, first + 3:last + 4]) / np.float32(3.0)
-    ratios = outside / np.maximum(inside, np.float32(1.0))
-    return np.median(ratios, axis=0).min()  # type: ignore[no-any-return]
 
 
 def _describe_np(ranks: Image, suits: Image) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -255,81 +227,6 @@ def _describe_np(ranks: Image, suits: Image) -> tuple[NDArray[np.float32], NDArr
         v -= v.mean(axis=1, keepdims=True)
         v /= np.maximum(np.sqrt(np.einsum("ij,ij->i", v, v)), np.float32(1e-6))[:, None]
     return grey, ink
-
-
-def _edges_cv(dark: Image, length: int) -> Image:
-    """``slots._edges`` by OpenCV: each tilt's shear, opening and shear back by
-    ``warpAffine`` and ``morphologyEx`` (``_upright`` copies them)."""
-    joined = cv2.dilate(cv2.morphologyEx(dark, cv2.MORPH_CLOSE,
-                                         np.ones((M["slots"].GAP, 1), np.uint8)),
-                        np.ones((1, 3), np.uint8))
-    h, w = joined.shape
-    even = cv2.copyMakeBorder(joined, 0, h % 2, 0, 0, cv2.BORDER_CONSTANT, value=0)
-    rows = cv2.max(even[0::2], even[1::2])
-    half = rows.shape[0]
-    upright = np.ones((max(length // 2, 2), 1), np.uint8)
-    edges = np.zeros_like(rows)
-    for tilt in M["slots"].TILT.tolist():
-        lean = 2 * tilt
-        shear = np.array([[1.0, -lean, lean * half / 2], [0.0, 1.0, 0.0]], np.float32)
-        stood = cv2.warpAffine(rows, shear, (w, half), flags=cv2.INTER_NEAREST) if tilt else rows
-        runs = cv2.morphologyEx(stood, cv2.MORPH_OPEN, upright,
-                                borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        if tilt:
-            runs = cv2.warpAffine(runs, shear, (w, half),
-                                  flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        edges = cv2.bitwise_or(edges, runs)
-    return np.asarray(cv2.dilate(np.repeat(edges, 2, axis=0)[:h], np.ones((1, 2), np.uint8)),
-                      np.uint8)
-
-
-def _lows_np(frame: Image, corner: NDArray[np.float64], right: NDArray[np.float64],
-             down: NDArray[np.float64], u: NDArray[np.float64], v: NDArray[np.float64],
-             reach: int = 0) -> NDArray[np.float32]:
-    """``strips.lows`` by numpy's products, rounding, clipping, taking and minima."""
-    pts = (corner[..., None, :] + u[:, None] * right[..., None, :]
-           + v[:, None] * down[..., None, :])
-    h, w = frame.shape[:2]
-    x = np.round(pts[..., 0]).astype(int)
-    y = np.round(pts[..., 1]).astype(int)
-    if reach:
-        step = np.arange(-reach, reach + 1)
-        x = x[..., None, None] + step[None, :]
-        y = y[..., None, None] + step[:, None]
-    bgr = np.take(frame.reshape(-1, 3), np.clip(y, 0, h - 1) * w + np.clip(x, 0, w - 1), axis=0)
-    low = np.minimum(np.minimum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
-    out = low.reshape(*pts.shape[:-1], -1).max(axis=-1) if reach else low
-    return np.asarray(out, np.float32)
-
-
-def _eyes_np(frame: Image, corner: NDArray[np.float64], right: NDArray[np.float64],
-             down: NDArray[np.float64], aspect: float, white: float) -> bool:
-    """``strips._eyes`` by numpy's arrays of points at every shift (what ``_eyes_show``
-    copies), the thresholds in float32 as the copy compares them."""
-    ring = np.linspace(0, 2 * np.pi, 8, endpoint=False)
-    strips = M["strips"]
-    shift = np.linspace(-strips.SHIFT, strips.SHIFT,
-                        2 * round(strips.SHIFT / strips.SHIFT_STEP) + 1)
-    du, dv = (a.ravel() for a in np.meshgrid(shift, shift))
-    t = np.linspace(0.25, 0.75, 11)
-    limits = np.array([0.5 * white, 0.75 * white, 0.85 * white], np.float32)
-    for eyes in (strips.EYES, tuple((1 - a, aspect - b) for a, b in strips.EYES)):
-        u = np.array([e[0] for e in eyes])[None, :] + du[:, None]
-        v = np.array([e[1] for e in eyes])[None, :] + dv[:, None]
-        dots = _lows_np(frame, corner, right, down, u.ravel(), v.ravel()).reshape(u.shape)
-        keep = dots.max(axis=1) < limits[0]
-        u, v = u[keep], v[keep]
-        ru = (u[:, :, None] + 0.07 * np.cos(ring)).ravel()
-        rv = (v[:, :, None] + 0.07 * np.sin(ring)).ravel()
-        around = _lows_np(frame, corner, right, down, ru, rv).reshape(len(u), 2 * len(ring))
-        keep = around.min(axis=1) > limits[1]
-        u, v = u[keep], v[keep]
-        bu = (u[:, :1] + t * (u[:, 1:] - u[:, :1])).ravel()
-        bv = (v[:, :1] + t * (v[:, 1:] - v[:, :1])).ravel()
-        between = _lows_np(frame, corner, right, down, bu, bv).reshape(len(u), len(t))
-        if (between.min(axis=1) > limits[2]).any():
-            return True
-    return False
 
 
 def _no_tones(window: int, sharpen: float, sigma: float) -> bool:
@@ -368,20 +265,21 @@ def variants() -> dict[str, tuple[str, list[Patch]]]:
                            [(patch, "_mine_at", _mine_at_cv)]),
         "patch._own_into": ("box copy, cv2.dilate 3 x 3, paint by np.where",
                             [(patch, "_own_into", _own_into_cv)]),
-        "patch._grid": ("numpy broadcast of the remap grids", [(patch, "_grid", _grid_np)]),
+        "patch._grid": ("numpy broadcast of the remap grids", [(patch, "_grid", now_patch._grid)]),
         "vectors._inks/_unit_row/_pairwise": ("numpy's float32 min, scale, mean, einsum norm",
                                               [(patch, "describe", _describe_np)]),
         "slots._upright": ("cv2.warpAffine shears, cv2.morphologyEx(MORPH_OPEN) by a column",
-                           [(slots, "_edges", _edges_cv)]),
-        "slots._large": ("np.bincount of labels and a look-up", [(slots, "_large", _large_np)]),
+                           [(slots, "_edges", now_slots._edges)]),
+        "slots._large": ("np.bincount of labels and a look-up",
+                         [(slots, "_large", now_slots._large)]),
         "strips._lows": ("numpy's point sampling, rounding, clipping, take and minima",
-                         [(strips, "lows", _lows_np)]),
+                         [(strips, "lows", now_strips.lows)]),
         "strips._eyes_show": ("numpy's arrays of points at every shift",
-                              [(strips, "_eyes", _eyes_np)]),
+                              [(strips, "_eyes", now_strips._eyes)]),
         "strips._ninetieth": ("np.percentile(values, 90)",
                               [(strips, "_ninetieth", _ninetieth_np)]),
         "strips._edge_ratio": ("numpy min, mean, median",
-                               [(strips, "_edge_ratio", _edge_ratio_np)]),
+                               [(strips, "_edge_ratio", now_strips._edge_ratio)]),
     }
 
 
