@@ -301,6 +301,7 @@ def main() -> int:
     parser.add_argument("--scenes", type=int, default=1000, help="frames per style")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--styles", nargs="+", default=list(STYLES), choices=STYLES)
+    parser.add_argument("--no-styles", action="store_true", help="skip the tuning styles")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--mistakes", type=int, default=5, help="wrong reads listed per style")
     parser.add_argument("--why", action="store_true", help="list unknown cards by cause")
@@ -317,7 +318,7 @@ def main() -> int:
     keep_freed_memory()  # as the paigow command does (vision.memory)
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
     rows = []
-    for style in args.styles:
+    for style in [] if args.no_styles else args.styles:
         faces = load_faces(assets_dir() / "cards" / style)
         start = time.perf_counter()
         deck = cached_deck(style, faces, assets_dir() / "decks")
