@@ -48,6 +48,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
@@ -68,13 +69,24 @@ from vision.errors import VisionError  # noqa: E402
 from vision.items import Item  # noqa: E402
 from vision.memory import keep_freed_memory  # noqa: E402
 from vision.scene import Placement  # noqa: E402
+from vision.scene.augment import REAL  # noqa: E402
 from vision.scene.hands import table_scene  # noqa: E402
+from vision.scene.paper import Paper  # noqa: E402
+from vision.scene.surface import AnySurface  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from holdout_decks import DECKS as HOLDOUT  # noqa: E402
 from holdout_decks import deck_dir  # noqa: E402
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
+# The scenes a deck is read in (``--render``): "plain", the felt and camera the reader was
+# tuned with; "real", felt or a wooden table, card stock's mottle, cast, sheen and ink, and
+# a camera with a stronger cast, defocus, vignetting, shot noise and JPEG (issue 33: "make
+# the renderer as real as you can").
+RENDERS: dict[str, dict[str, Any]] = {
+    "plain": {},
+    "real": {"camera": REAL, "surface": AnySurface(), "paper": Paper()},
+}
 PHOTOS_ENV = "PAIGOW_VISION_PHOTOS"
 # Where the development machines keep the photographs, beside the checkout, when the
 # environment names no folder.
@@ -105,7 +117,7 @@ def phantoms(items: list[Item], truth: list[Placement]) -> int:
 
 
 def holdout_report(name: str, scenes: int, seed: int, second_look: bool,
-                   mistakes: int) -> dict[str, object]:
+                   mistakes: int, render: str = "plain") -> dict[str, object]:
     """Calibrate hold-out deck ``name`` on its clean faces and read ``scenes`` rendered frames
     (the tuning styles' scene generator, seed and hands); ``absent`` when it is not drawn."""
     folder = deck_dir(name)
@@ -140,7 +152,7 @@ def holdout_report(name: str, scenes: int, seed: int, second_look: bool,
     tally, phantom = Tally(), 0
     rng = np.random.default_rng(seed)
     for frame in range(scenes):  # evaluate()'s loop, with the phantoms counted too
-        image, truth = table_scene(faces, rng, hands=7)
+        image, truth = table_scene(faces, rng, hands=7, **RENDERS[render])
         start, start_cpu = time.perf_counter(), time.thread_time()
         items = reader.read(image)
         tally.cpu.append(time.thread_time() - start_cpu)
@@ -301,6 +313,9 @@ def main() -> int:
     parser.add_argument("--scenes", type=int, default=1000, help="frames per style")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--styles", nargs="+", default=list(STYLES), choices=STYLES)
+    parser.add_argument("--render", choices=sorted(RENDERS), default="plain",
+                        help="the scene: plain (felt, the tuning camera) or real (felt or "
+                        "wood, card stock, defocus, vignette, shot noise, JPEG)")
     parser.add_argument("--no-styles", action="store_true", help="skip the tuning styles")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--mistakes", type=int, default=5, help="wrong reads listed per style")
@@ -327,7 +342,7 @@ def main() -> int:
         # The reader's compiled kernels compile on their first call (or load from the disk
         # cache): one table read before the timed ones, of frames the bench does not score.
         evaluate(reader, faces, 1, args.seed + 1)
-        tally = evaluate(reader, faces, args.scenes, args.seed)
+        tally = evaluate(reader, faces, args.scenes, args.seed, **RENDERS[args.render])
         ms = [s * 1000 for s in tally.seconds]
         cpu = [s * 1000 for s in tally.cpu]
         rows.append({
@@ -364,11 +379,12 @@ def main() -> int:
     holdout: list[dict[str, object]] = []
     for name in [] if args.no_holdout else args.holdout:
         holdout.append(holdout_report(name, args.scenes, args.seed, not args.no_second_look,
-                                      args.mistakes))
+                                      args.mistakes, args.render))
         if not args.json:
             print_holdout(holdout[-1], args.why)
     if args.json:
-        print(json.dumps({"bench": "vision_cards", "rows": rows, "photos": photos,
+        print(json.dumps({"bench": "vision_cards", "render": args.render, "rows": rows,
+                          "photos": photos,
                           "holdout": holdout}))
     return 0
 

@@ -21,6 +21,8 @@ from numpy.typing import NDArray
 from ..items import Item
 from ..scene import Camera, Placement
 from ..scene.hands import table_scene
+from ..scene.paper import Paper
+from ..scene.surface import Surface
 from .reader import CardReader
 
 Image = NDArray[np.uint8]
@@ -82,12 +84,15 @@ class Tally:
 
 
 def evaluate(reader: CardReader, faces: Mapping[str, Image], frames: int, seed: int,
-             camera: Camera | None = None, hands: int = 7) -> Tally:
-    """Read ``frames`` rendered seven-hand tables and score every card."""
+             camera: Camera | None = None, hands: int = 7, surface: Surface | None = None,
+             paper: Paper | None = None) -> Tally:
+    """Read ``frames`` rendered seven-hand tables (``hands.table_scene``, on ``surface``,
+    cards finished by ``paper``, seen by ``camera``) and score every card."""
     rng = np.random.default_rng(seed)
     tally = Tally()
     for frame in range(frames):
-        image, truth = table_scene(faces, rng, hands=hands, camera=camera)
+        image, truth = table_scene(faces, rng, hands=hands, camera=camera, surface=surface,
+                                   paper=paper)
         start, start_cpu = time.perf_counter(), time.thread_time()
         items = reader.read(image)
         tally.cpu.append(time.thread_time() - start_cpu)

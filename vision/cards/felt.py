@@ -22,16 +22,29 @@ Image = NDArray[np.uint8]
 
 SHRINK = 2  # found at this fraction of the frame's size (half: four times fewer pixels)
 OPEN = 4  # pixels at that size: wider than a card's edge line, narrower than the felt between
+# Paper is white, whatever the light: its darkest channel is at least GREY of its brightest
+# (``reader.PAPER_GREY``, the same measure; the cards' paper measures 0.82 and more in real
+# photographs and renders). A table as light as the cards' paper, a pale wood or laminate,
+# is paper by brightness alone (``ink.dark_and_paper``); by its colour it is not, and it is
+# the felt here.
+GREY = 0.75
 
 
 class Felt:
-    """Where the felt shows in a frame, from its paper mask (``ink.dark_and_paper``)."""
+    """Where the felt (or whatever table the cards lie on) shows in a frame, from its paper
+    mask (``ink.dark_and_paper``) and, given the ``frame``, the paper's colour (``GREY``)."""
 
-    def __init__(self, paper: Image) -> None:
+    def __init__(self, paper: Image, frame: Image | None = None) -> None:
         h, w = paper.shape
         self._size = (w, h)
-        small = cv2.resize(paper, (max(w // SHRINK, 1), max(h // SHRINK, 1)),
-                           interpolation=cv2.INTER_NEAREST)
+        shrunk = (max(w // SHRINK, 1), max(h // SHRINK, 1))
+        small = cv2.resize(paper, shrunk, interpolation=cv2.INTER_NEAREST)
+        if frame is not None:
+            seen = cv2.resize(frame, shrunk, interpolation=cv2.INTER_AREA).astype(np.float32)
+            b, g, r = cv2.split(seen)
+            grey = cv2.compare(cv2.min(cv2.min(b, g), r),
+                               cv2.max(cv2.max(b, g), r) * np.float32(GREY), cv2.CMP_GE)
+            small = cv2.bitwise_and(small, grey)
         wide = np.asarray(cv2.morphologyEx(cv2.bitwise_not(small), cv2.MORPH_OPEN,
                                            np.ones((OPEN, OPEN), np.uint8)), np.uint8)
         # The parts of ``wide`` (4-connected) that reach the border, found by runs in one

@@ -138,7 +138,7 @@ class CardReader:
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
         ink, _, paper = masks(frame, sharpen=self.limits.sharpen)
-        felt = Felt(paper)
+        felt = Felt(paper, frame)
         groups = self._candidates(find_groups(frame, self.limits, ink))
         reads = self._by_size(Pyramid(frame), groups)
         reads = [r if on or (r.code is None and r.guess is None)
@@ -153,9 +153,11 @@ class CardReader:
             reads = self._second_look(frame, reads, felt)
         reads = eliminate(reads)
         items = self._items(reads)
-        items += strips.find(frame, self.deck.strip_codes, self.deck.strips,
-                             self.deck.strip_accept, self.deck.aspect, items,
-                             [r.both for r in reads])
+        found = strips.find(frame, self.deck.strip_codes, self.deck.strips,
+                            self.deck.strip_accept, self.deck.aspect, items,
+                            [r.both for r in reads])
+        items += [i for i, on in zip(found, _on_felt(felt, found) <= OFF_CARDS, strict=True)
+                  if on]
         return sorted(items, key=lambda i: (round(i.center[1] / 40), i.center[0]))
 
     def _candidates(self, groups: Groups) -> Groups:
@@ -450,6 +452,19 @@ class CardReader:
                      corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
                      note=r.note)
                 for r, q in zip(reads, quads, strict=True)]
+
+
+def _on_felt(felt: Felt, items: Sequence[Item]) -> F64:
+    """The share of each item's ``BODY`` points where the felt shows: a face found by its
+    edge strip must lie on cards as a read must (``CardReader._on_cards``); the strip's own
+    test of paper is by brightness, which a pale wooden table passes."""
+    if not items:
+        return np.zeros(0, np.float64)
+    quads = np.array([i.corners for i in items], np.float64)  # (items, 4, xy)
+    across, along = quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]
+    pts = np.round(quads[:, None, 0] + BODY[0][None, :, None] * across[:, None]
+                   + BODY[1][None, :, None] * along[:, None])
+    return felt.share(pts, outside=True)
 
 
 def _pixels(frame: Image, points: F64) -> Image:

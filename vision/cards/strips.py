@@ -43,6 +43,11 @@ LEVEL = 0.1  # how far its top may lie above or below the card's, card widths
 CORNER = (0.075, 0.2, 0.075, 0.22)  # inside every index (x0, x1, y0, y1), card widths from top-left
 REACH = 3  # pixels around a point searched for paper (ink strokes are thinner)
 FELT = 0.55  # a card's paper is brighter than this fraction of the brightest paper near it
+# A face found by its strip lies on paper to its far edges: its rim is nearly as bright as
+# the paper of the card beside it (RIM of it, the brightest within ``REACH`` pixels), since
+# both lie in the same light. ``FELT`` alone let a pale wooden table, 0.8 or so as bright as
+# the cards, pass for paper.
+RIM = 0.8
 EDGE = 0.99  # left of a card's edge is darker than this fraction of its paper
 INK = 0.88  # darker than this fraction of the paper is ink (a thin glyph, blurred, is 0.8)
 ACCEPT = 0.6  # the least strip correlation that names the face
@@ -294,7 +299,7 @@ def _on_cards(frame: Image, corner: F64, right: F64, down: F64, white: float) ->
     if not ((pts >= 1).all() and (pts[:, 0] < w - 1).all() and (pts[:, 1] < h - 1).all()):
         return False  # partly out of the frame: no telling its corner is blank
     low = lows(frame, corner, right, down, *_RIM, reach=REACH)
-    return float(np.mean(low > FELT * white)) >= 0.9
+    return float(np.mean(low > RIM * white)) >= 0.9
 
 
 def _eyes(frame: Image, corner: F64, right: F64, down: F64, aspect: float,

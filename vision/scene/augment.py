@@ -38,6 +38,13 @@ class Camera:
     ``glare``: the largest number of bright spots and their peak brightness (0..255 added);
     ``blur``: Gaussian sigma in pixels; ``noise``: sigma of Gaussian noise (0..255);
     ``tint``: the largest per-channel colour cast of the light (0.05: +-5 %).
+
+    Off by default (the plain camera the tuning figures were measured with), for a camera
+    more like a real one: ``defocus``: the radius in pixels of a lens's out-of-focus disk
+    (a disk, not a Gaussian: a lens spreads a point over its aperture); ``vignette``: how
+    much darker the frame's corners are than its centre; ``shot``: noise growing with the
+    light (a sensor counts photons: sigma ``shot`` times the square root of the level);
+    ``jpeg``: the range of JPEG quality the frame is compressed at (``None``: not).
     """
 
     tilt: float = 0.04
@@ -46,6 +53,10 @@ class Camera:
     blur: tuple[float, float] = (0.0, 1.0)
     noise: tuple[float, float] = (2.0, 6.0)
     tint: float = 0.05
+    defocus: tuple[float, float] = (0.0, 0.0)
+    vignette: float = 0.0
+    shot: float = 0.0
+    jpeg: tuple[int, int] | None = None
 
     def shoot(self, frame: Image, rng: np.random.Generator) -> CameraShot:
         """The frame as this camera sees it, with the homography used."""
@@ -59,8 +70,67 @@ class Camera:
         sigma = float(rng.uniform(*self.blur))
         if sigma > 0.05:
             work = np.asarray(cv2.GaussianBlur(work, (0, 0), sigma), np.float32)
+        if self.defocus[1] > 0:
+            work = defocus(work, float(rng.uniform(*self.defocus)))
+        if self.vignette > 0:
+            work = vignette(work, float(rng.uniform(0, self.vignette)))
+        if self.shot > 0:
+            work = shot_noise(work, self.shot, rng)
         work = noise(work, float(rng.uniform(*self.noise)), rng)
-        return CameraShot(np.clip(work, 0, 255).astype(np.uint8), hom)
+        seen: Image = np.asarray(np.clip(work, 0, 255), np.uint8)
+        if self.jpeg is not None:
+            seen = compress(seen, int(rng.integers(self.jpeg[0], self.jpeg[1] + 1)))
+        return CameraShot(seen, hom)
+
+
+REAL = Camera(tilt=0.04, light=(0.45, 1.15), glare=(2, 90.0), blur=(0.0, 0.8),
+              noise=(1.0, 4.0), tint=0.08, defocus=(0.0, 1.6), vignette=0.3, shot=0.5,
+              jpeg=(60, 92))
+"""A camera more like a real table camera than the plain one: a stronger colour cast and a
+dimmer side, a lens out of focus by up to a disk of 1.6 px, darker corners, sensor noise
+that grows with the light, and JPEG as a webcam or an IP camera sends it (quality 60-92)."""
+
+
+def defocus(image: NDArray[np.float32], radius: float) -> NDArray[np.float32]:
+    """Blur by a lens out of focus: a uniform disk of ``radius`` pixels (anti-aliased at its
+    rim, so a radius under a pixel blurs a little)."""
+    if radius < 0.25:
+        return image
+    r = int(np.ceil(radius))
+    ys, xs = np.mgrid[-r:r + 1, -r:r + 1].astype(np.float32)
+    disk = np.clip(radius + 0.5 - np.hypot(xs, ys), 0.0, 1.0)
+    kernel = (disk / disk.sum()).astype(np.float32)
+    return np.asarray(cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REFLECT), np.float32)
+
+
+def vignette(image: NDArray[np.float32], depth: float) -> NDArray[np.float32]:
+    """Darken toward the corners: a corner ``depth`` darker than the centre (cos^4 falloff,
+    as a lens gives, scaled to the frame's diagonal)."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    r2 = ((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    field = (1.0 - depth * r2).astype(np.float32)
+    image *= cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
+    return image
+
+
+def shot_noise(image: NDArray[np.float32], scale: float, rng: np.random.Generator
+               ) -> NDArray[np.float32]:
+    """Add noise of sigma ``scale`` times the square root of each pixel's level, a sensor's
+    photon noise: more on the bright paper than in the ink."""
+    grain = np.empty(image.shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(grain, np.float64(0.0), np.float64(1.0))  # type: ignore[call-overload]
+    image += grain * np.sqrt(np.maximum(image, 0.0)) * np.float32(scale)
+    return image
+
+
+def compress(image: Image, quality: int) -> Image:
+    """``image`` through JPEG at ``quality``, as a camera sends it."""
+    ok, data = cv2.imencode(".jpg", image, [int(cv2.IMWRITE_JPEG_QUALITY), quality])
+    if not ok:  # OpenCV encodes any 8-bit BGR image; kept as it is if it ever does not
+        return image
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
 
 
 def perspective(

@@ -22,7 +22,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .augment import Camera
+from .paper import Paper
 from .scene import Placement, Pose, Scene
+from .surface import Surface
 
 Image = NDArray[np.uint8]
 
@@ -68,9 +70,12 @@ def table_scene(
     spread: Spread | None = None,
     camera: Camera | None = None,
     cells: Sequence[int] | None = None,
+    surface: Surface | None = None,
+    paper: Paper | None = None,
 ) -> tuple[Image, list[Placement]]:
     """A frame of ``hands`` positions, each a spread high hand (5) then low hand (2), with
-    truth (placements in that order, hand by hand).
+    truth (placements in that order, hand by hand); laid on ``surface`` (felt when none),
+    each card's stock finished by ``paper`` where given.
 
     Cards are drawn without replacement from ``faces`` (code -> BGRA image), so a frame never
     shows a card twice. Spreads sit in a 4 x 4 grid of cells, row by row: two cells per
@@ -88,7 +93,8 @@ def table_scene(
     if need > len(codes):
         raise ValueError(f"{hands} hands need {need} cards, the deck has {len(codes)}")
     order = [codes[i] for i in rng.permutation(len(codes))[:need]]
-    scene = Scene(size=size)
+    scene = Scene(size=size, paper=paper) if surface is None else Scene(
+        size=size, felt=surface, paper=paper)
     cols, rows = 4, 4
     cw, ch = size[0] / cols, size[1] / rows
     chosen = list(cells) if cells is not None else rng.permutation(cols * rows)[: hands * 2]

@@ -17,6 +17,8 @@ from numpy.typing import NDArray
 from ..items import Kind
 from .augment import Camera, CameraShot
 from .felt import Felt
+from .paper import Paper
+from .surface import Surface
 
 Image = NDArray[np.uint8]
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
@@ -78,8 +80,9 @@ class Scene:
     """A canvas of ``size`` (width, height) pixels to place item images on, then render."""
 
     size: tuple[int, int] = (1280, 720)
-    felt: Felt = field(default_factory=Felt)
+    felt: Surface = field(default_factory=Felt)  # what the items lie on: felt, or wood
     shadow: float = 0.35
+    paper: Paper | None = None  # each card's stock finished so when rendered (``Paper``)
     _entries: list[_Entry] = field(default_factory=list)
 
     def place(self, image_rgba: Image, pose: Pose, label: str, kind: Kind = "card") -> None:
@@ -110,6 +113,8 @@ class Scene:
         areas: list[int] = []
         quads: list[NDArray[np.float64]] = []
         for index, entry in enumerate(self._entries):
+            if self.paper is not None and entry.kind == "card":
+                entry = dataclasses.replace(entry, image=self.paper.finish(entry.image, rng))
             quad, area = self._composite(canvas, owner, entry, index)
             quads.append(quad)
             areas.append(area)
