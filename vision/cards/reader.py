@@ -37,6 +37,7 @@ from .ink import Groups, Limits, find_groups, masks
 from .pyramid import Pyramid
 from .reads import (
     CLEAN,
+    ODD_SIZE,
     SIZE_ALIKE,
     SIZE_SPREAD,
     SURE,
@@ -113,6 +114,12 @@ RING_GREY = 0.6
 # and less but for one in fifty; the grain of a wooden floor under glare, read as a queen,
 # 0.8. Half is far from both.
 INK_DEPTH, INK_SHARE = 0.5, 0.02
+# Notes of reads withdrawn for the card they imply, not reported (``CardReader.read``): a
+# card's back, a chip's rim, the grain of a table, read as an index of the wrong size or
+# off the cards; nothing of a real card was ever read only so (figures in
+# ``docs/benchmarks.md``).
+OFF_CARDS_NOTE = "off cards"
+WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
 INDEX = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.08, 0.08, 11),
                                              np.linspace(-0.22, 0.06, 19)))  # as ``RING``
 RING = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.1, 0.1, 5),
@@ -142,7 +149,7 @@ class CardReader:
         groups = self._candidates(find_groups(frame, self.limits, ink))
         reads = self._by_size(Pyramid(frame), groups)
         reads = [r if on or (r.code is None and r.guess is None)
-                 else but(r, code=None, guess=None, pair=None, note="off cards")
+                 else but(r, code=None, guess=None, pair=None, note=OFF_CARDS_NOTE)
                  for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
         reads = [r for r, ok in zip(reads, self._on_paper(frame, reads).tolist(), strict=True)
                  if ok]
@@ -158,6 +165,10 @@ class CardReader:
                             [r.both for r in reads])
         items += [i for i, on in zip(found, _on_felt(felt, found) <= OFF_CARDS, strict=True)
                   if on]
+        # A read withdrawn for the card it implies (too big or small for this table's
+        # cards, or lying on the felt) told the strips where something lies; it names no
+        # card and is no card, so it is not reported (``WITHDRAWN``).
+        items = [i for i in items if i.code is not None or i.note not in WITHDRAWN]
         return sorted(items, key=lambda i: (round(i.center[1] / 40), i.center[0]))
 
     def _candidates(self, groups: Groups) -> Groups:
