@@ -420,7 +420,14 @@ class CardReader:
         grey = _greyness(frame, body)[0]
         ringed = np.array([bool(r.indices) for r in reads])  # no index to ring: the body alone
         brighter, whole = _greyness(frame, ring[ringed])
-        grey[ringed] = np.where(whole >= RING_GREY, np.maximum(grey[ringed], brighter), 0.0)
+        # A read that names no card has only its index to show it is one: the ring about
+        # it alone must be paper (a card's body beside a mark on a back's lattice or on a
+        # wooden floor is no evidence that the mark is an index).
+        unnamed = np.array([r.code is None and r.guess is None and r.pair is None
+                            for r in reads])[ringed]
+        grey[ringed] = np.where(whole >= RING_GREY,
+                                np.where(unnamed, brighter, np.maximum(grey[ringed], brighter)),
+                                0.0)
         out: NDArray[np.bool_] = grey >= PAPER_GREY
         return out
 
