@@ -81,6 +81,19 @@ def place(reads: list[Read], twin: tuple[float, float],
     return out
 
 
+def follow(n: Read, beside: Read, twin: tuple[float, float]) -> Read:
+    """``n``, read beside a card already placed (the reader's second look), taken for the
+    corner that card's index in a row with it is (``_in_row``): the other corner's where
+    that index's card lies to its left."""
+    if twin == (0.0, 0.0):
+        return n
+    for anchor, right, down in beside.indices:
+        one = but(beside, indices=((anchor, right, down),))
+        if _in_row(n, one, twin):
+            return other(n, twin) if float((beside.center - anchor) @ right) < 0 else n
+    return n
+
+
 def _votes(reads: Sequence[Read], turned: Sequence[Read]) -> NDArray[np.int64]:
     """The side each named read takes by the votes of the reads of its name (see the
     module); ``UNKNOWN`` where two centres tie."""

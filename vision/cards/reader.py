@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from ..items import Item
 from . import patch, slots, strips
 from .codes import TEN_ONE, TEN_PART
+from .corners import follow
 from .corners import place as by_corner
 from .deck import Deck
 from .felt import Felt
@@ -375,6 +376,7 @@ class CardReader:
                              least=SURE):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]
+            n = follow(n, r, self.deck.twin)  # a four-corner deck's index: its corner
             if n.code is not None and n.odds >= SURE and stepped(n, r, beside=True):
                 found.append(n)
         return placed(reads, [n for n, on in zip(found, self._on_cards(felt, found).tolist(),
