@@ -59,19 +59,22 @@ def place(reads: list[Read], twin: tuple[float, float],
     side is told. ``on_cards``: whether the card each read implies lies on cards."""
     if not reads or twin == (0.0, 0.0):
         return reads
-    turned = [other(r, twin) for r in reads]
-    side = _votes(reads, turned)
+    centre = np.array([r.center for r in reads], np.float64)
+    width = np.array([r.width for r in reads], np.float64)
+    shift = width[:, None] * (twin[0] * np.array([r.right for r in reads], np.float64)
+                              + twin[1] * np.array([r.down for r in reads], np.float64))
+    side = _votes([r.code for r in reads], centre, centre - shift, width)
     open_ = np.flatnonzero(side == UNKNOWN)
     if len(open_):
         here = on_cards([reads[k] for k in open_.tolist()])
-        there = on_cards([turned[k] for k in open_.tolist()])
+        there = on_cards([but(reads[k], center=centre[k] - shift[k]) for k in open_.tolist()])
         side[open_[here & ~there]] = AS_READ
         side[open_[there & ~here]] = OTHER
     side = _spread(reads, side, twin)
     out = []
-    for r, t, s in zip(reads, turned, side.tolist(), strict=True):
+    for k, (r, s) in enumerate(zip(reads, side.tolist(), strict=True)):
         if s == OTHER:
-            out.append(t)
+            out.append(but(r, center=centre[k] - shift[k]))
         elif s == AS_READ or (r.code is None and r.guess is None and r.pair is None):
             out.append(r)
         elif r.code is not None:
@@ -94,25 +97,28 @@ def follow(n: Read, beside: Read, twin: tuple[float, float]) -> Read:
     return n
 
 
-def _votes(reads: Sequence[Read], turned: Sequence[Read]) -> NDArray[np.int64]:
-    """The side each named read takes by the votes of the reads of its name (see the
-    module); ``UNKNOWN`` where two centres tie."""
-    side = np.zeros(len(reads), np.int64)
+def _votes(codes: Sequence[str | None], centre: F64, moved: F64, width: F64
+           ) -> NDArray[np.int64]:
+    """The side each named read (of ``codes``) takes by the votes of the reads of its name
+    (see the module), from each read's card centre as read and ``moved`` (as the other
+    corner's); ``UNKNOWN`` where two centres tie, as for a name read once."""
+    side = np.zeros(len(codes), np.int64)
     by_code: dict[str, list[int]] = {}
-    for k, r in enumerate(reads):
-        if r.code is not None:
-            by_code.setdefault(r.code, []).append(k)
+    for k, code in enumerate(codes):
+        if code is not None:
+            by_code.setdefault(code, []).append(k)
     for rows in by_code.values():
-        # Each read's two centres (as read, then as the other corner's), in its card widths.
-        points = np.array([[reads[k].center, turned[k].center] for k in rows])  # (n, 2, xy)
-        width = np.array([reads[k].width for k in rows])
+        if len(rows) < 2:
+            continue  # one read: its two centres tie
+        points = np.stack([centre[rows], moved[rows]], axis=1)  # (n, way, xy)
+        wide = width[rows]
         flat = points.reshape(-1, 2)
         # near[a, j, h]: centre a (read a // 2, way a % 2) agrees with read j's way h.
         near = np.hypot(*(flat[:, None, None, :] - points[None]).transpose(3, 0, 1, 2)) < (
-            SAME * np.minimum(width[:, None, None], width[None, :, None]).repeat(2, axis=0))
+            SAME * np.minimum(wide[:, None, None], wide[None, :, None]).repeat(2, axis=0))
         voters = near.any(axis=2).sum(axis=1)
         best = int(np.argmax(voters))
-        apart = np.hypot(*(flat - flat[best]).T) >= SAME * float(width.min())
+        apart = np.hypot(*(flat - flat[best]).T) >= SAME * float(wide.min())
         if (voters[apart] >= voters[best]).any():
             continue  # two places as likely: no side by votes
         for j, k in enumerate(rows):
@@ -125,18 +131,28 @@ def _votes(reads: Sequence[Read], turned: Sequence[Read]) -> NDArray[np.int64]:
 def _spread(reads: Sequence[Read], side: NDArray[np.int64], twin: tuple[float, float]
             ) -> NDArray[np.int64]:
     """``side`` with each read of no side given the side of the reads with one lying in a
-    row with it (``_in_row``), where they all agree; repeated along the row."""
+    row with it (``_in_row``; each read here has one index), where they all agree; repeated
+    along the row."""
+    point = np.array([r.indices[0][0] for r in reads], np.float64)
+    right = np.array([r.indices[0][1] for r in reads], np.float64)
+    down = np.array([r.indices[0][2] for r in reads], np.float64)
+    width = np.array([r.width for r in reads], np.float64)
+    least = np.minimum(width[:, None], width[None, :])
+    d = (point[None, :, :] - point[:, None, :]) / least[..., None]  # (k, j, xy), k's widths
+    across = np.abs(np.einsum("kjx,kx->kj", d, right))
+    row = ((np.abs(width[:, None] - width[None, :]) < SIZE_ALIKE * least)
+           & (down @ down.T > TURNED_ALIKE)
+           & (across >= ROW_STEP[0]) & (across <= ROW_STEP[1])
+           & (np.abs(across - abs(twin[0])) >= SAME)
+           & (np.abs(np.einsum("kjx,kx->kj", d, down)) <= ROW_LEVEL))
     side = side.copy()
-    changed = True
-    while changed:
-        changed = False
-        for k in np.flatnonzero(side == UNKNOWN).tolist():
-            sides = {int(side[j]) for j in np.flatnonzero(side != UNKNOWN).tolist()
-                     if _in_row(reads[k], reads[j], twin)}
-            if len(sides) == 1:
-                side[k] = sides.pop()
-                changed = True
-    return side
+    while True:
+        plain = (row & (side == AS_READ)[None, :]).any(axis=1)
+        turned = (row & (side == OTHER)[None, :]).any(axis=1)
+        told = (side == UNKNOWN) & (plain != turned)
+        if not told.any():
+            return side
+        side[told] = np.where(plain[told], AS_READ, OTHER)
 
 
 def _in_row(a: Read, b: Read, twin: tuple[float, float]) -> bool:
