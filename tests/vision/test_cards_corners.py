@@ -5,14 +5,17 @@ deck's faces, the index stamped at the other two corners too, are calibrated and
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
 from controller.config.locations import assets_dir
 from tests.vision.conftest import deck, faces
-from vision.cards import CardReader
+from vision.cards import CardReader, Deck
 from vision.cards.cache import cached_deck
 from vision.cards.corners import CORNER, follow, place
 from vision.cards.evaluate import evaluate
@@ -89,6 +92,19 @@ def test_a_deck_printing_one_corner_reads_as_before() -> None:
     reads = _card("As", 0.0, "r")
     assert place(reads, (0.0, 0.0), _all_on) == reads
     assert follow(reads[0], reads[0], (0.0, 0.0)) is reads[0]
+
+
+def test_the_twin_is_saved_and_a_deck_saved_without_it_prints_one_corner(
+        tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    dataclasses.replace(deck("2color"), twin=(0.78, 0.01)).save(path)
+    assert Deck.load(path).twin == (0.78, 0.01)
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    del meta["twin"]
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert Deck.load(path).twin == (0.0, 0.0)
 
 
 def _stamped(face: NDArray[np.uint8]) -> NDArray[np.uint8]:
