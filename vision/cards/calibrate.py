@@ -2,7 +2,8 @@
 
 First the deck's own spacing of rank and suit is found (``choose_link``), whether its
 strokes are thin enough to be sharpened before the ink threshold (``choose_sharpen``), and
-where each index sits on its card (``index_position``). Then the faces are laid in small
+where each index sits on its card (``index_position``), and whether the deck prints it at the
+other top corner too (``twin_corner``: four-corner decks). Then the faces are laid in small
 spreads many times by the scene renderer (turned, scaled, blurred, noisy) and cut by the
 very code that reads frames (``samples``), and discriminants for ranks and suits are
 fitted to those cuts (``model.Lda``), so the deck learns what the reader will see. A
@@ -26,12 +27,13 @@ from numpy.typing import NDArray
 
 from ..errors import CalibrationError
 from ..scene import Camera, Felt, Pose, Scene
-from . import samples, strips
+from . import patch, samples, strips
 from .codes import CODES, JOKER
 from .deck import Deck
 from .faces import card_face
 from .ink import Groups, Limits, find_groups
 from .model import Lda
+from .pyramid import Pyramid
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -57,6 +59,12 @@ SHARPEN = 1.0
 # show at a table camera's scale, found never: an eighth (4 in 32 sheets) lies well below
 # every usable face.
 SEEN_LEAST = 0.125
+# A deck prints its index at the other top corner too (``twin_corner``) where at least
+# TWIN_SHARE of its faces with an index show, in their top-right corner, a group whose rank
+# and suit patches correlate with their top-left index's by TWIN_ALIKE or more. Bonded's
+# faces with a whole index all show one, correlating 0.97-1.0; the tuning decks, Aguilar's
+# and the photographed deck's faces show none.
+TWIN_SHARE, TWIN_ALIKE = 0.5, 0.8
 
 
 class UnusableFaces(CalibrationError):
@@ -107,6 +115,7 @@ def calibrate(
     where = {code: spot if spot is not None else common for code, spot in spots.items()
              if spot is not None or code != JOKER}
     strip_codes = [code for code in spots if code not in where]  # a joker without an index
+    twin = twin_corner(cards, link, renders)
     found = samples.collect(cards, where, limits, rng, rounds, joined)
     codes = tuple(where)
     seen = Counter(found.codes)
@@ -135,6 +144,7 @@ def calibrate(
         fine_suits=Lda.fit(np.stack(found.fine_suits), suit_of),
         offsets=np.array(offsets, np.float32), lengths=np.array(lengths, np.float32),
         strip_codes=tuple(strip_codes), strips=strip_templates, strip_accept=strip_accept,
+        twin=twin,
     )
 
 
@@ -234,6 +244,70 @@ def _top_left(groups: Groups, pose: Pose, face: Image, parts: bool = False) -> G
         if (corner & kind).any():
             return groups.take(np.array([int(np.argmin(np.where(corner & kind, dist, np.inf)))]))
     return None
+
+
+def _top_right(groups: Groups, pose: Pose, face: Image) -> Groups | None:
+    """The whole group nearest the top-right corner of a face rendered upright, upright and
+    in the corner's quarter (``_top_left`` mirrored): where a deck prints its index at that
+    corner too."""
+    w = pose.scale * face.shape[1]
+    half_h = pose.scale * face.shape[0] / 2 / w
+    gx = (groups.cx - pose.x) / w
+    gy = (groups.cy - pose.y) / w
+    corner = (gx > 0.18) & (gy < -half_h + 0.45) & (np.abs(np.cos(groups.theta)) < 0.5) & (
+        ~groups.variant)
+    if not corner.any():
+        return None
+    dist = (gx - 0.5) ** 2 + (gy + half_h) ** 2
+    return groups.take(np.array([int(np.argmin(np.where(corner, dist, np.inf)))]))
+
+
+def _upright(group: Groups) -> int:
+    """The sense of a group's axis in which its suit lies below its rank (an upright index)."""
+    return 0 if group.ends[0, 0, 1, 1] > group.ends[0, 0, 0, 1] else 1
+
+
+def _alike(image: Image, a: Groups, b: Groups) -> float:
+    """How alike two upright groups of one image are: the least over rank and suit of the
+    correlation of their patches (``patch.cut``, each in its upright sense)."""
+    pyramid = Pyramid(image)
+    both = [patch.cut(pyramid, g, _upright(g)) for g in (a, b)]
+    least = 1.0
+    for k in (0, 1):
+        u, v = (both[0][k][0].astype(np.float64), both[1][k][0].astype(np.float64))
+        u, v = u - u.mean(), v - v.mean()
+        least = min(least, float(u @ v / max(np.sqrt((u @ u) * (v @ v)), 1e-9)))
+    return least
+
+
+def twin_corner(faces: Mapping[str, Image], link: float,
+                renders: list[tuple[Image, Pose]] | None = None) -> tuple[float, float]:
+    """Where a deck prints its index a second time, at the other top corner (and so, turned,
+    at the other bottom one): the offset from the top-left index's centroid to the
+    top-right one's, in card widths (across, down), the median over the faces whose
+    top-right corner holds a group like their top-left index (``TWIN_ALIKE``); (0, 0) where
+    fewer than ``TWIN_SHARE`` of the faces with an index do (a deck printing two corners)."""
+    renders = renders or _references(faces)
+    plain = Limits(link=link)
+    offsets, indexed = [], 0
+    for (image, pose), face in zip(renders, faces.values(), strict=True):
+        groups = find_groups(image, plain)
+        left = _top_left(groups, pose, face)
+        if left is None:
+            continue
+        indexed += 1
+        right = _top_right(groups, pose, face)
+        if right is None or int(right.marks[0]) != int(left.marks[0]):
+            continue
+        if _alike(image, left, right) < TWIN_ALIKE:
+            continue
+        w = pose.scale * face.shape[1]
+        offsets.append(((float(right.cx[0] - left.cx[0]) / w),
+                        float(right.cy[0] - left.cy[0]) / w))
+    if not indexed or len(offsets) < TWIN_SHARE * indexed:
+        return 0.0, 0.0
+    dx, dy = np.median(np.array(offsets), axis=0)
+    return float(dx), float(dy)
 
 
 def index_position(face: Image, limits: Limits, render: tuple[Image, Pose] | None = None

@@ -9,7 +9,8 @@ widths). A second pair of discriminants, over patches cut at twice the resolutio
 versions 1 and 2 were learned from patches cut whole, before a patch kept only its own
 marks' ink: their discriminants do not fit what the reader cuts now, so they are refused
 and the deck must be calibrated again.
-Faces without a corner index (this artwork's joker) have strip templates instead.
+Faces without a corner index (this artwork's joker) have strip templates instead. A deck that
+prints its index at all four corners knows where the second top one lies (``twin``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ class Deck:
     fine_ranks: Lda | None = None
     fine_suits: Lda | None = None
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``ink.Limits.sharpen``)
+    # Where the deck prints its index again, at the other top corner: from the top-left
+    # index's centroid, in card widths (across, down); (0, 0) for a deck printing it at the
+    # top left (and turned, bottom right) alone (``calibrate.twin_corner``, ``corners``).
+    twin: tuple[float, float] = (0.0, 0.0)
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -73,6 +78,7 @@ class Deck:
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept, "sharpen": self.sharpen,
+            "twin": list(self.twin),
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -123,6 +129,8 @@ class Deck:
                 strips=arrays["strips"].astype(np.float32),
                 strip_accept=float(meta["strip_accept"]),
                 sharpen=float(meta.get("sharpen", 0.0)),
+                twin=(float(meta.get("twin", [0.0, 0.0])[0]),
+                      float(meta.get("twin", [0.0, 0.0])[1])),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],

@@ -3,6 +3,8 @@
 Each candidate index (``ink``) is cut upright in both senses (``patch``) and its rank and
 suit are classified by the deck's discriminants (``model``), only those candidates that may
 be of the table's card size (``_by_size``). Of candidates sharing ink the best fit is kept.
+Where the deck prints its index at all four corners, each read is taken for the corner it
+is, its card to the index's right or left (``corners``).
 A card is named only when rank and suit are each far more likely than the runner-up
 (``verdict.Thresholds.odds``) and close to their class (``Thresholds.typical``); an
 index-like group that falls short is reported with ``code=None``, unless the group, cut
@@ -31,6 +33,8 @@ from numpy.typing import NDArray
 from ..items import Item
 from . import patch, slots, strips
 from .codes import TEN_ONE, TEN_PART
+from .corners import follow
+from .corners import place as by_corner
 from .deck import Deck
 from .felt import Felt
 from .ink import Groups, Limits, find_groups, masks
@@ -148,6 +152,7 @@ class CardReader:
         felt = Felt(paper, frame)
         groups = self._candidates(find_groups(frame, self.limits, ink))
         reads = self._by_size(Pyramid(frame), groups)
+        reads = by_corner(reads, self.deck.twin, lambda rs: self._on_cards(felt, rs))
         reads = [r if on or (r.code is None and r.guess is None)
                  else but(r, code=None, guess=None, pair=None, note=OFF_CARDS_NOTE)
                  for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
@@ -384,6 +389,7 @@ class CardReader:
                              least=SURE):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]
+            n = follow(n, r, self.deck.twin)  # a four-corner deck's index: its corner
             if n.code is not None and n.odds >= SURE and stepped(n, r, beside=True):
                 found.append(n)
         return placed(reads, [n for n, on in zip(found, self._on_cards(felt, found).tolist(),

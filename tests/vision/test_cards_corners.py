@@ -1,0 +1,132 @@
+"""A deck that prints its index at all four corners (``corners``, ``calibrate.twin_corner``):
+each read is placed as the corner it is, by the votes of its name's reads, the felt and the
+row of a spread, and withdrawn where none tells. Reads are made by hand first; then the test
+deck's faces, the index stamped at the other two corners too, are calibrated and read."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from controller.config.locations import assets_dir
+from tests.vision.conftest import deck, faces
+from vision.cards import CardReader, Deck
+from vision.cards.cache import cached_deck
+from vision.cards.corners import CORNER, follow, place
+from vision.cards.evaluate import evaluate
+from vision.cards.reads import Read
+
+TWIN = (0.8, 0.0)  # card widths from the top-left index to the top-right one
+WIDTH = 100.0
+UP, DOWN = np.array([0.0, -1.0]), np.array([0.0, 1.0])
+
+
+def _index(code: str | None, x: float, y: float, turned: bool = False) -> Read:
+    """A read of an index (its suit's centroid) at (x, y), upright or turned half round,
+    placed as a top-left index places its card (0.4 card widths across, 0.5 down)."""
+    down = UP if turned else DOWN
+    right = np.array([down[1], -down[0]])
+    point = np.array([x, y])
+    centre = point + WIDTH * (0.4 * right + 0.5 * down)
+    return Read(code, 1.0, centre, right, down, WIDTH, None if code else "unsure", 40.0, 0.05,
+                indices=((point, right, down),))
+
+
+# Where a card 1.4 card widths tall prints its indices, from its top-left corner in card
+# widths: "l" top left, "r" top right, "L" and "R" turned, at the bottom right and left.
+SPOTS = {"l": (0.1, 0.2, False), "r": (0.9, 0.2, False), "L": (0.9, 1.2, True),
+         "R": (0.1, 1.2, True)}
+
+
+def _card(code: str, left: float, which: str) -> list[Read]:
+    """The reads of the indices ``which`` names of an upright card whose top-left corner
+    lies at (left, 0)."""
+    return [_index(code, left + WIDTH * SPOTS[w][0], WIDTH * SPOTS[w][1], SPOTS[w][2])
+            for w in which]
+
+
+def _centre(left: float) -> NDArray[np.float64]:
+    return np.array([left + 0.5 * WIDTH, 0.7 * WIDTH])
+
+
+def _all_on(reads: Sequence[Read]) -> NDArray[np.bool_]:
+    return np.ones(len(reads), np.bool_)
+
+
+def test_a_whole_card_is_placed_by_its_four_indices() -> None:
+    out = place(_card("As", 0.0, "lrLR"), TWIN, _all_on)
+    assert all(r.code == "As" and np.allclose(r.center, _centre(0.0)) for r in out)
+
+
+def test_a_lone_index_is_withdrawn_unless_the_felt_tells_its_side() -> None:
+    alone = _card("Kd", 0.0, "r")
+    assert place(alone, TWIN, _all_on)[0].note == CORNER
+
+    def left_only(reads: Sequence[Read]) -> NDArray[np.bool_]:  # felt right of x = 100
+        return np.array([r.center[0] < 100.0 for r in reads])
+
+    out = place(alone, TWIN, left_only)
+    assert out[0].code == "Kd" and np.allclose(out[0].center, _centre(0.0))
+
+
+def test_a_spread_tells_the_side_of_its_covered_cards() -> None:
+    # Three cards a third of a card apart, the last on top: the covered ones show their
+    # left strips alone (an upright and a turned index, just as the other side of a card
+    # turned half round shows), the top one all four indices.
+    reads = _card("2c", 0.0, "lR") + _card("3c", 33.0, "lR") + _card("4c", 66.0, "lrLR")
+    out = place(reads, TWIN, _all_on)
+    assert all(r.code is not None for r in out)
+    for code, left in (("2c", 0.0), ("3c", 33.0), ("4c", 66.0)):
+        assert all(np.allclose(r.center, _centre(left)) for r in out if r.code == code), code
+    # With nothing to tell them, the covered cards' reads are withdrawn, not misplaced.
+    alone = place(_card("2c", 0.0, "lR"), TWIN, _all_on)
+    assert all(r.code is None and r.note == CORNER for r in alone)
+
+
+def test_a_deck_printing_one_corner_reads_as_before() -> None:
+    reads = _card("As", 0.0, "r")
+    assert place(reads, (0.0, 0.0), _all_on) == reads
+    assert follow(reads[0], reads[0], (0.0, 0.0)) is reads[0]
+
+
+def test_the_twin_is_saved_and_a_deck_saved_without_it_prints_one_corner(
+        tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    dataclasses.replace(deck("2color"), twin=(0.78, 0.01)).save(path)
+    assert Deck.load(path).twin == (0.78, 0.01)
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    del meta["twin"]
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert Deck.load(path).twin == (0.0, 0.0)
+
+
+def _stamped(face: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A face with its top-left index stamped at the top right too, and its bottom-right one
+    at the bottom left (the darker of the two pixels: ink over paper)."""
+    def top_right(f: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        f = f.copy()
+        w = f.shape[1]
+        box = (slice(0, int(0.34 * w)), slice(int(0.02 * w), int(0.16 * w)))
+        source = f[box[0], box[1], :3]
+        dest = f[box[0], w - (box[1].stop - box[1].start):, :3]
+        np.minimum(dest, source, out=dest)
+        return f
+    return top_right(top_right(face)[::-1, ::-1])[::-1, ::-1].copy()
+
+
+def test_a_four_corner_deck_calibrates_and_reads_with_no_wrong_read() -> None:
+    plain = faces("2color")
+    assert deck("2color").twin == (0.0, 0.0)
+    four = {code: _stamped(face) if code != "Jk" else face for code, face in plain.items()}
+    learned = cached_deck("2color-four-corners", four, assets_dir() / "decks")
+    assert 0.6 < learned.twin[0] < 0.9 and abs(learned.twin[1]) < 0.05
+    tally = evaluate(CardReader(learned), four, frames=2, seed=2026)
+    assert tally.wrong == 0, tally.mistakes
+    assert tally.right >= 0.8 * tally.cards, f"{tally.right} of {tally.cards} read right"

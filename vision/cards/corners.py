@@ -1,0 +1,176 @@
+"""Which top corner an index read is, for a deck that prints its index at all four corners.
+
+The reader takes every index for a card's top-left one (or its half-turned copy at the
+bottom right), so the card's body lies to the index's right. A deck that prints the index
+at the other top corner too (``Deck.twin``; and so, turned, at the other bottom one) shows
+indices whose card lies to their left: taken for top-left ones they imply a card most of a
+card's width beside the true one, over a neighbour of a spread (named wrongly there), or
+over the felt. Each read is therefore either "as read" (the top-left corner's, ``AS_READ``)
+or "the other corner's" (``OTHER``), its card moved back by the twin's offset, and is placed
+by, in turn:
+
+- the votes of the reads of its name: the reads of one card agree on its centre each as the
+  corner it is, so the centre that most reads of a name give (one way or the other) is the
+  card's, where no other centre is given by as many (``_votes``). A whole card on top shows
+  four indices, all agreeing as the corners they are, while only two agree at either wrong
+  place;
+- the felt: where one of the two cards lies on cards and the other not (``on_cards``);
+- the spread: two indices in a row of a spread (``_in_row``: turned alike, level, a step or
+  two apart) are both the corner of one kind, as a spread shows the same corner of each
+  card (``_spread``).
+
+A read placed by none of these is left as read when it names nothing, and else is withdrawn
+(note ``CORNER``): a covered card's strip shows an upright index at one end and a turned one
+at the other, which is just what the other side of a card turned half round shows, so
+neither way is surer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .reads import SAME, SIZE_ALIKE, TURNED_ALIKE, Read, but
+
+F64 = NDArray[np.float64]
+# Two indices lie in a row of a spread (``_in_row``) when turned alike (``reads``), of like
+# size, level within ROW_LEVEL card widths and ROW_STEP apart across: a spread's step or two
+# (a card between them may go unread; a card's own jitter tilts one index against the
+# next), but not as far apart as one card's two top corners (within ``SAME`` of the twin's
+# offset), which are of the two kinds. With ``reads.laid``'s limits (a step of at most half
+# a card, level within 0.06) rows broke at an unread card and at a tilted one: Bonded's
+# reads withdrawn for want of a side fell from 14 to 3 in 10 frames (seed 2026) with these,
+# none named wrongly (ROW_LEVEL is ``slots.LEVEL``).
+ROW_LEVEL, ROW_STEP = 0.15, (0.2, 1.0)
+AS_READ, OTHER, UNKNOWN = 1, -1, 0
+CORNER = "which corner"  # the note of a named read withdrawn for want of a side
+
+
+def other(r: Read, twin: tuple[float, float]) -> Read:
+    """``r`` taken for the other top corner's index: its card moved back by the ``twin``
+    offset (card widths across and down, from the top-left index to the other)."""
+    shift = r.width * (twin[0] * r.right + twin[1] * r.down)
+    return but(r, center=r.center - shift)
+
+
+def place(reads: list[Read], twin: tuple[float, float],
+          on_cards: Callable[[Sequence[Read]], NDArray[np.bool_]]) -> list[Read]:
+    """``reads`` each placed as the corner it is (see the module): moved where it is the
+    other corner's, withdrawn (or stripped of its guess and pair) where it is named and no
+    side is told. ``on_cards``: whether the card each read implies lies on cards."""
+    if not reads or twin == (0.0, 0.0):
+        return reads
+    centre = np.array([r.center for r in reads], np.float64)
+    width = np.array([r.width for r in reads], np.float64)
+    shift = width[:, None] * (twin[0] * np.array([r.right for r in reads], np.float64)
+                              + twin[1] * np.array([r.down for r in reads], np.float64))
+    side = _votes([r.code for r in reads], centre, centre - shift, width)
+    open_ = np.flatnonzero(side == UNKNOWN)
+    if len(open_):
+        here = on_cards([reads[k] for k in open_.tolist()])
+        there = on_cards([but(reads[k], center=centre[k] - shift[k]) for k in open_.tolist()])
+        side[open_[here & ~there]] = AS_READ
+        side[open_[there & ~here]] = OTHER
+    side = _spread(reads, side, twin)
+    out = []
+    for k, (r, s) in enumerate(zip(reads, side.tolist(), strict=True)):
+        if s == OTHER:
+            out.append(but(r, center=centre[k] - shift[k]))
+        elif s == AS_READ or (r.code is None and r.guess is None and r.pair is None):
+            out.append(r)
+        elif r.code is not None:
+            out.append(but(r, code=None, guess=None, pair=None, note=CORNER))
+        else:
+            out.append(but(r, guess=None, pair=None))
+    return out
+
+
+def follow(n: Read, beside: Read, twin: tuple[float, float]) -> Read:
+    """``n``, read beside a card already placed (the reader's second look), taken for the
+    corner that card's index in a row with it is (``_in_row``): the other corner's where
+    that index's card lies to its left."""
+    if twin == (0.0, 0.0):
+        return n
+    for anchor, right, down in beside.indices:
+        one = but(beside, indices=((anchor, right, down),))
+        if _in_row(n, one, twin):
+            return other(n, twin) if float((beside.center - anchor) @ right) < 0 else n
+    return n
+
+
+def _votes(codes: Sequence[str | None], centre: F64, moved: F64, width: F64
+           ) -> NDArray[np.int64]:
+    """The side each named read (of ``codes``) takes by the votes of the reads of its name
+    (see the module), from each read's card centre as read and ``moved`` (as the other
+    corner's); ``UNKNOWN`` where two centres tie, as for a name read once."""
+    side = np.zeros(len(codes), np.int64)
+    by_code: dict[str, list[int]] = {}
+    for k, code in enumerate(codes):
+        if code is not None:
+            by_code.setdefault(code, []).append(k)
+    for rows in by_code.values():
+        if len(rows) < 2:
+            continue  # one read: its two centres tie
+        points = np.stack([centre[rows], moved[rows]], axis=1)  # (n, way, xy)
+        wide = width[rows]
+        flat = points.reshape(-1, 2)
+        # near[a, j, h]: centre a (read a // 2, way a % 2) agrees with read j's way h.
+        near = np.hypot(*(flat[:, None, None, :] - points[None]).transpose(3, 0, 1, 2)) < (
+            SAME * np.minimum(wide[:, None, None], wide[None, :, None]).repeat(2, axis=0))
+        voters = near.any(axis=2).sum(axis=1)
+        best = int(np.argmax(voters))
+        apart = np.hypot(*(flat - flat[best]).T) >= SAME * float(wide.min())
+        if (voters[apart] >= voters[best]).any():
+            continue  # two places as likely: no side by votes
+        for j, k in enumerate(rows):
+            ways = np.flatnonzero(near[best, j])
+            if len(ways):
+                side[k] = AS_READ if int(ways[0]) == 0 else OTHER
+    return side
+
+
+def _spread(reads: Sequence[Read], side: NDArray[np.int64], twin: tuple[float, float]
+            ) -> NDArray[np.int64]:
+    """``side`` with each read of no side given the side of the reads with one lying in a
+    row with it (``_in_row``; each read here has one index), where they all agree; repeated
+    along the row."""
+    point = np.array([r.indices[0][0] for r in reads], np.float64)
+    right = np.array([r.indices[0][1] for r in reads], np.float64)
+    down = np.array([r.indices[0][2] for r in reads], np.float64)
+    width = np.array([r.width for r in reads], np.float64)
+    least = np.minimum(width[:, None], width[None, :])
+    d = (point[None, :, :] - point[:, None, :]) / least[..., None]  # (k, j, xy), k's widths
+    across = np.abs(np.einsum("kjx,kx->kj", d, right))
+    row = ((np.abs(width[:, None] - width[None, :]) < SIZE_ALIKE * least)
+           & (down @ down.T > TURNED_ALIKE)
+           & (across >= ROW_STEP[0]) & (across <= ROW_STEP[1])
+           & (np.abs(across - abs(twin[0])) >= SAME)
+           & (np.abs(np.einsum("kjx,kx->kj", d, down)) <= ROW_LEVEL))
+    side = side.copy()
+    while True:
+        plain = (row & (side == AS_READ)[None, :]).any(axis=1)
+        turned = (row & (side == OTHER)[None, :]).any(axis=1)
+        told = (side == UNKNOWN) & (plain != turned)
+        if not told.any():
+            return side
+        side[told] = np.where(plain[told], AS_READ, OTHER)
+
+
+def _in_row(a: Read, b: Read, twin: tuple[float, float]) -> bool:
+    """Whether two reads' indices lie in a row of a spread, so show the same corner of
+    their cards (``ROW_LEVEL``, ``ROW_STEP``)."""
+    width = min(a.width, b.width)
+    if abs(a.width - b.width) >= SIZE_ALIKE * width:
+        return False
+    for anchor, right, down in a.indices:
+        for there, _, other_down in b.indices:
+            d = (there - anchor) / width
+            across = abs(float(d @ right))
+            if (float(down @ other_down) > TURNED_ALIKE
+                    and ROW_STEP[0] <= across <= ROW_STEP[1]
+                    and abs(across - abs(twin[0])) >= SAME
+                    and abs(float(d @ down)) <= ROW_LEVEL):
+                return True
+    return False
