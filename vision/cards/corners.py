@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from .reads import SAME, SIZE_ALIKE, TURNED_ALIKE, Read, but
+from .reads import SAME, SIZE_ALIKE, TURNED_ALIKE, Read, but, laid
 
 F64 = NDArray[np.float64]
 # Two indices lie in a row of a spread (``_in_row``) when turned alike (``reads``), of like
@@ -160,17 +160,5 @@ def _spread(reads: Sequence[Read], side: NDArray[np.int64], twin: tuple[float, f
 
 def _in_row(a: Read, b: Read, twin: tuple[float, float]) -> bool:
     """Whether two reads' indices lie in a row of a spread, so show the same corner of
-    their cards (``ROW_LEVEL``, ``ROW_STEP``)."""
-    width = min(a.width, b.width)
-    if abs(a.width - b.width) >= SIZE_ALIKE * width:
-        return False
-    for anchor, right, down in a.indices:
-        for there, _, other_down in b.indices:
-            d = (there - anchor) / width
-            across = abs(float(d @ right))
-            if (float(down @ other_down) > TURNED_ALIKE
-                    and ROW_STEP[0] <= across <= ROW_STEP[1]
-                    and abs(across - abs(twin[0])) >= SAME
-                    and abs(float(d @ down)) <= ROW_LEVEL):
-                return True
-    return False
+    their cards (``ROW_LEVEL``, ``ROW_STEP``), and not as one card's two top corners lie."""
+    return laid(a, b, ROW_LEVEL, ROW_STEP, not_at=abs(twin[0]))

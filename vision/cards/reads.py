@@ -260,17 +260,22 @@ def stepped(a: Read, b: Read, beside: bool = False) -> bool:
     return max(a.fit, b.fit) < STEP_FIT and laid(a, b)
 
 
-def laid(a: Read, b: Read, level: float = LEVEL) -> bool:
+def laid(a: Read, b: Read, level: float = LEVEL, step: tuple[float, float] = STEP,
+         not_at: float | None = None) -> bool:
     """Whether two reads' indices lie as a spread lays two cards (see ``stepped``), however
-    closely they were read; ``level``: how far one may lie above the other, in card widths."""
+    closely they were read; ``level``: how far one may lie above the other, ``step``: how far
+    apart along the row, and ``not_at``: a distance along it they may not lie at (within
+    ``SAME``), all in card widths."""
     width = min(a.width, b.width)
     if abs(a.width - b.width) >= SIZE_ALIKE * width:
         return False
     for anchor, right, down in a.indices:
         for other, _, other_down in b.indices:
             d = (other - anchor) / width
+            across = abs(float(d @ right))
             if (float(down @ other_down) > TURNED_ALIKE
-                    and STEP[0] <= abs(float(d @ right)) <= STEP[1]
+                    and step[0] <= across <= step[1]
+                    and (not_at is None or abs(across - not_at) >= SAME)
                     and abs(float(d @ down)) <= level):
                 return True
     return False
