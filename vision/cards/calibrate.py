@@ -57,6 +57,13 @@ SHARPEN = 1.0
 # show at a table camera's scale, found never: an eighth (4 in 32 sheets) lies well below
 # every usable face.
 SEEN_LEAST = 0.125
+# A deck whose index the renders show only as a candidate holding a part of a split mark
+# (``ink.find_groups``) in at least SPLIT_LEAST of its samples offers split marks when it
+# reads (``ink.Limits.split``): its glyphs lie close enough to one another, or to the pips
+# and frames beside them, to blur into one mark. The test deck's four styles measure
+# 0.8-1.4 % (and splitting named none of their cards in 20 frames, at a tenth more time a
+# frame), the hold-out decks whose indices touch their pips 6-11 % (``docs/benchmarks.md``).
+SPLIT_LEAST = 0.03
 
 
 class UnusableFaces(CalibrationError):
@@ -108,6 +115,11 @@ def calibrate(
              if spot is not None or code != JOKER}
     strip_codes = [code for code in spots if code not in where]  # a joker without an index
     found = samples.collect(cards, where, limits, rng, rounds, joined)
+    # A deck whose indices the renders show only split often enough splits its marks; the
+    # samples of split marks are learned only then (``SPLIT_LEAST``).
+    split = bool(np.mean(found.split) >= SPLIT_LEAST) if found.split else False
+    if not split:
+        found = found.unsplit()
     codes = tuple(where)
     seen = Counter(found.codes)
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
@@ -128,7 +140,7 @@ def calibrate(
     strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in found.codes]
     return Deck(
-        name=name, aspect=aspect, link=link, sharpen=limits.sharpen, codes=codes,
+        name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split, codes=codes,
         ranks=Lda.fit(np.stack(found.ranks), rank_of),
         suits=Lda.fit(np.stack(found.suits), suit_of),
         fine_ranks=Lda.fit(np.stack(found.fine_ranks), rank_of),
@@ -205,10 +217,10 @@ def stroke(image: Image, pose: Pose, face: Image, limits: Limits) -> float | Non
     found = _top_left(find_groups(image, limits), pose, face)
     if found is None or found.mark_map is None:
         return None
-    shown = found.mark_map.lut[found.mark_map.labels]
+    mark_map = found.mark_map
     marks = [int(k) for k in found.members[0] if k >= 0]
-    rows = [float(np.nonzero(shown == k)[0].mean()) for k in marks]
-    rank = np.isin(shown, [k for k, row in zip(marks, rows, strict=True) if row < max(rows)])
+    rows = [float(np.nonzero(mark_map.shows([k]))[0].mean()) for k in marks]
+    rank = mark_map.shows([k for k, row in zip(marks, rows, strict=True) if row < max(rows)])
     outline = cv2.findContours(rank.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[-2]
     length = float(sum(cv2.arcLength(c, True) for c in outline))
     return 2.0 * float(rank.sum()) / max(length, 1.0) / float(pose.scale * face.shape[1])

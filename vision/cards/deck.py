@@ -51,6 +51,7 @@ class Deck:
     fine_ranks: Lda | None = None
     fine_suits: Lda | None = None
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``ink.Limits.sharpen``)
+    split: bool = False  # marks split by the deeper ink are offered (``ink.Limits.split``)
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -72,7 +73,7 @@ class Deck:
             "link": self.link, "codes": list(self.codes), "strip_codes": list(self.strip_codes),
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
-            "strip_accept": self.strip_accept, "sharpen": self.sharpen,
+            "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -123,6 +124,7 @@ class Deck:
                 strips=arrays["strips"].astype(np.float32),
                 strip_accept=float(meta["strip_accept"]),
                 sharpen=float(meta.get("sharpen", 0.0)),
+                split=bool(meta.get("split", False)),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],

@@ -129,7 +129,7 @@ class CardReader:
         self.deck = deck
         self.thresholds = thresholds or Thresholds()
         self.second_look = second_look  # look again at the empty places of spreads
-        self.limits = Limits(link=deck.link, sharpen=deck.sharpen)
+        self.limits = Limits(link=deck.link, sharpen=deck.sharpen, split=deck.split)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
         names = deck.ranks.names
         self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
@@ -137,9 +137,9 @@ class CardReader:
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
-        ink, _, paper = masks(frame, sharpen=self.limits.sharpen)
+        ink, _, paper, deep = masks(frame, sharpen=self.limits.sharpen, deep=self.limits.split)
         felt = Felt(paper)
-        groups = self._candidates(find_groups(frame, self.limits, ink))
+        groups = self._candidates(find_groups(frame, self.limits, ink, deep))
         reads = self._by_size(Pyramid(frame), groups)
         reads = [r if on or (r.code is None and r.guess is None)
                  else but(r, code=None, guess=None, pair=None, note="off cards")
@@ -260,7 +260,10 @@ class CardReader:
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
         taken: set[int] = set()
-        members = groups.members.tolist()  # a list's rows iterate quicker than an array's
+        # A part of a split mark takes the mark it was split from (``ink.Groups.whole``).
+        rows = groups.members if groups.whole is None else np.where(
+            groups.members >= 0, groups.whole[np.maximum(groups.members, 0)], -1)
+        members = rows.tolist()  # a list's rows iterate quicker than an array's
         for i in np.argsort(best_fit, kind="stable").tolist():
             marks = {k for k in members[i] if k >= 0}
             if not marks & taken:
