@@ -115,11 +115,11 @@ def calibrate(
              if spot is not None or code != JOKER}
     strip_codes = [code for code in spots if code not in where]  # a joker without an index
     found = samples.collect(cards, where, limits, rng, rounds, joined)
-    # A deck whose indices the renders show only split often enough splits its marks; the
-    # samples of split marks are learned only then (``SPLIT_LEAST``).
+    # A deck whose indices the renders show only split often enough splits its marks
+    # (``SPLIT_LEAST``); it learns from the marks unsplit all the same: learning from the
+    # parts too changed the reads of the photographed deck's unsplit marks, some wrongly.
     split = bool(np.mean(found.split) >= SPLIT_LEAST) if found.split else False
-    if not split:
-        found = found.unsplit()
+    found = found.unsplit()
     codes = tuple(where)
     seen = Counter(found.codes)
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
