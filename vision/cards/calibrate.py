@@ -5,7 +5,9 @@ strokes are thin enough to be sharpened before the ink threshold (``choose_sharp
 where each index sits on its card (``index_position``). Then the faces are laid in small
 spreads many times by the scene renderer (turned, scaled, blurred, noisy) and cut by the
 very code that reads frames (``samples``), and discriminants for ranks and suits are
-fitted to those cuts (``model.Lda``), so the deck learns what the reader will see. A
+fitted to those cuts (``model.Lda``), so the deck learns what the reader will see; the
+same renders tell whether its glyphs blur into one mark often enough that its marks are
+offered split (``SPLIT_LEAST``). A
 joker whose top-left corner holds no index (the test deck's) is learned as an edge strip
 (``strips``); a deck without a joker image is learned without one, and its reader never
 names a joker. A standard face whose index is not found on its clean render is sought
@@ -62,7 +64,8 @@ SEEN_LEAST = 0.125
 # reads (``ink.Limits.split``): its glyphs lie close enough to one another, or to the pips
 # and frames beside them, to blur into one mark. The test deck's four styles measure
 # 0.8-1.4 % (and splitting named none of their cards in 20 frames, at a tenth more time a
-# frame), the hold-out decks whose indices touch their pips 6-11 % (``docs/benchmarks.md``).
+# frame), the hold-out decks whose indices touch their pips 6-11 %, the photographed deck
+# 6.3 % (``docs/benchmarks.md``).
 SPLIT_LEAST = 0.03
 
 

@@ -6,8 +6,11 @@ black, red, blue and green ink all show and uneven light cancels out; only ink i
 card's paper counts, and a glyph tied to the felt by the edge line of a card on top counts
 by its core. Marks are connected components (a mark lost in a hairline frame is cut
 free by opening); ``link`` joins them into groups and offers each group and its plausible
-parts as candidates. Every candidate gets its centroid, principal axis and spread from
-pixel moments, all computed at once with numpy.
+parts as candidates. Glyphs printed a pixel or two apart (a small index's rank and suit,
+or the index and the pip or picture frame beside it) blur into one mark; a deck that
+meets this often (``calibrate.SPLIT_LEAST``) also offers the candidates of such marks
+split where the deeper ink parts them (``find_groups``). Every candidate gets its
+centroid, principal axis and spread from pixel moments, all computed at once with numpy.
 """
 
 from __future__ import annotations
@@ -281,7 +284,10 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     if (parts is not None and len(parts.labels) and mark_map is not None
             and len(marks) + len(parts.labels) <= np.iinfo(np.int16).max):
         # The same marks with each split mark (or large mark's pieces) replaced by its
-        # parts: the candidates that hold a part are offered too.
+        # parts: the candidates that hold a part are offered too. A large mark's parts are
+        # whole glyphs parted from a frame or edge line where it is fainter, no pieces of
+        # an opening: they may join each other (a court's rank and suit both touching its
+        # frame), as no "cut" marks may.
         split = np.zeros(count, np.bool_)
         split[parts.split] = True
         was = np.concatenate([np.arange(first), origin])
@@ -292,7 +298,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         y2 = np.concatenate([y[marks][mine], ps[:, 1]])
         w2 = np.concatenate([w[marks][mine], ps[:, 2]])
         h2 = np.concatenate([h[marks][mine], ps[:, 3]])
-        cut2 = np.concatenate([cut[marks][mine], parts.cut])
+        cut2 = np.concatenate([cut[marks][mine], np.zeros(len(parts.labels), np.bool_)])
         m2 = np.concatenate([m[mine], parts.moments])
         links2 = link_marks(x2, y2, w2, h2, cut2, m2, limits.link)
         members2, owners2, parent2 = candidates(links2, limits.group_size)
@@ -354,15 +360,14 @@ def _markish(stats: NDArray[np.int32], limits: Limits) -> NDArray[np.bool_]:
 class Parts(NamedTuple):
     """The parts of the deeper ink that split marks (``_parts``): their labels in ``image``
     (the deeper ink's components), statistics and moments, the ink label each lies in
-    (``holder``), whether that is a large mark's (``cut``, as its opened pieces are), the
-    ink labels split (``split``) and each deep component's ink label (``ink``)."""
+    (``holder``), the ink labels split (``split``) and each deep component's ink label
+    (``ink``)."""
 
     image: NDArray[np.int32]
     labels: NDArray[np.int64]
     stats: NDArray[np.int32]
     moments: F64
     holder: NDArray[np.int64]
-    cut: NDArray[np.bool_]
     split: NDArray[np.int64]
     ink: NDArray[np.int64]
 
@@ -383,7 +388,7 @@ def _parts(labels: NDArray[np.int32], count: int, big: NDArray[np.int64], deep: 
     splits[0] = False
     chosen = np.flatnonzero(sized & splits[holder])
     return Parts(image, chosen, measures.stats[chosen], measures.moments[chosen],
-                 holder[chosen], large[holder[chosen]], np.flatnonzero(splits), holder)
+                 holder[chosen], np.flatnonzero(splits), holder)
 
 
 @numba.njit(cache=True, nogil=True)
