@@ -156,7 +156,9 @@ class CardReader:
         reads = merge(like_sizes(in_step(reads), self.thresholds.widths))
         if self.second_look:
             reads = self._second_look(frame, reads, felt)
-        reads = eliminate(reads)
+        # A split mark's part read surely, then withdrawn, was most often a pattern split
+        # where no card lies (a wooden floor, a picture): no item.
+        reads = [r for r in eliminate(reads) if r.code is not None or not r.split]
         items = self._items(reads)
         items += strips.find(frame, self.deck.strip_codes, self.deck.strips,
                              self.deck.strip_accept, self.deck.aspect, items,
@@ -189,7 +191,11 @@ class CardReader:
         (``_table_width``); then the rest that allow that width are cut (all the rest where
         no width is told), and the candidates cut compete for their marks (``_match``)."""
         low, high = self._widths(groups)
-        first = _common(low, high)
+        # The candidates holding a part of a split mark are cut with the rest: the width
+        # most candidates allow, and the table's, are the unsplit marks' as before.
+        held = _held(groups)
+        first = np.zeros(len(groups), np.bool_)
+        first[~held] = _common(low[~held], high[~held])
         every = self._judged(self._distances(pyramid, groups.take(first)))
         rest = ~first
         width = self._table_width(groups.take(first), every) if rest.any() else None
@@ -337,6 +343,7 @@ class CardReader:
                                                odds.tolist(), loose.tolist())
         named_of, vetoed_of, settled_of, guess_of = (confident.tolist(), vetoed.tolist(),
                                                      settled.tolist(), guess.tolist())
+        split_of = _held(groups)[pick].tolist()
         reads = []
         for j in np.flatnonzero(seen).tolist():
             known, other = codes[j] in self._code_at, others[j]
@@ -347,7 +354,7 @@ class CardReader:
                               indices=((ends[j, 1], right[j], down[j]),),
                               guess=codes[j] if guess_of[j] and known else None,
                               pair=(codes[j], other) if known and other in self._code_at
-                              else None))
+                              else None, split=split_of[j]))
         return reads
 
     def _second_look(self, frame: Image, reads: list[Read], felt: Felt) -> list[Read]:
