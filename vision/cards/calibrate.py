@@ -63,7 +63,7 @@ SEEN_LEAST = 0.125
 # (``ink.find_groups``) in at least SPLIT_LEAST of its samples offers split marks when it
 # reads (``ink.Limits.split``): its glyphs lie close enough to one another, or to the pips
 # and frames beside them, to blur into one mark. The test deck's four styles measure
-# 0.8-1.4 % (and splitting named none of their cards in 20 frames, at a tenth more time a
+# 0.8-1.4 % (and splitting named none of their cards in 10 frames, at a tenth more time a
 # frame), the hold-out decks whose indices touch their pips 6-11 %, the photographed deck
 # 6.3 % (``docs/benchmarks.md``).
 SPLIT_LEAST = 0.03
