@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, patch
@@ -30,7 +31,9 @@ from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
 from vision.cards.ink import (
     CORE_RATIO,
+    DEEP_RATIO,
     INK_RATIO,
+    Limits,
     _aggregate,
     _scaled,
     _tones,
@@ -163,7 +166,7 @@ def test_a_card_read_where_the_felt_lies_is_withdrawn() -> None:
     assert [i.code for i in found if i.code] == ["3d", "9s", "5d"]  # the cards in the crop
     inside = [i for i in found if 0 <= i.center[0] < image.shape[1]]
     assert not [i for i in inside if i.code is None]
-    ink, cards, paper = masks(image)
+    ink, cards, paper, _ = masks(image)
     assert not (ink.astype(bool) & ~cards.astype(bool)).any()  # no glyph tied to the felt
     assert paper.shape == image.shape[:2]
 
@@ -284,6 +287,46 @@ def test_a_thin_stroked_deck_is_read_by_its_sharpened_ink() -> None:
     assert not {"9h", "7d"} & {i.code for i in plain}
 
 
+def _merged_index() -> NDArray[np.uint8]:
+    """A card's corner: a rank bar over a suit block two pixels below it, a pip beside the
+    suit two pixels away, all blurred into one mark whose necks stay fainter than the glyphs."""
+    card = np.full((90, 120, 3), 225, np.uint8)
+    cv2.rectangle(card, (30, 20), (35, 38), (30, 30, 30), -1)  # the rank: a bar
+    cv2.rectangle(card, (28, 41), (37, 49), (30, 30, 30), -1)  # the suit under it
+    cv2.rectangle(card, (40, 38), (60, 62), (30, 30, 30), -1)  # a pip beside the suit
+    frame = np.zeros((110, 140, 3), np.uint8)
+    frame[:] = (40, 120, 30)
+    frame[10:100, 10:130] = cv2.GaussianBlur(card, (0, 0), 1.0)
+    return frame
+
+
+def test_a_mark_of_glyphs_blurred_together_is_offered_split() -> None:
+    """Rank, suit and the pip beside them blur into one mark (``_merged_index``): no
+    candidate of the plain marks holds the rank over its suit; with the deeper ink
+    (``ink.DEEP_RATIO``) the mark is offered split, a candidate of the rank over the suit
+    alone, whose parts are that mark's ink (``Groups.whole``) and show their own pixels."""
+    frame = _merged_index()
+    limits = Limits(sharpen=0.0, split=True)
+    found = masks(frame, deep=True)
+    assert found.deep is not None
+    assert cv2.connectedComponents(found.ink)[0] - 1 == 1  # one mark
+    plain = find_groups(frame, limits, found.ink)
+    assert plain.whole is None and len(plain) == 0
+    split = find_groups(frame, limits, found.ink, found.deep)
+    assert split.whole is not None and split.mark_map is not None
+    rank, suit = (42.5, 39.0), (42.5, 55.0)  # centroids in the frame
+    near = [k for k in range(len(split)) if split.marks[k] == 2 and any(
+        np.abs(split.ends[k, sense] - (rank, suit)).max() < 1.5 for sense in (0, 1))]
+    assert near
+    k = near[0]
+    first = split.mark_map.first_part
+    own = [int(m) for m in split.members[k] if m >= 0]
+    assert all(m >= first for m in own) and len(set(split.whole[own].tolist())) == 1
+    shown = split.mark_map.shows(own)
+    assert shown[30:48, 40:46].any() and shown[51:59, 38:47].any() and not shown[60:70, 55:65].any()
+    assert find_groups(frame, Limits(sharpen=0.0)).whole is None  # a deck that does not split
+
+
 @given(st.integers(min_value=1, max_value=99))
 def test_a_share_of_the_white_is_rounded_down_for_every_level(hundredths: int) -> None:
     ratio = hundredths / 100
@@ -294,7 +337,7 @@ def test_a_share_of_the_white_is_rounded_down_for_every_level(hundredths: int) -
 
 def test_the_ink_and_core_ratios_are_hundredths() -> None:
     # ``_scaled`` rounds down exactly for ratios in hundredths only
-    for ratio in (INK_RATIO, CORE_RATIO):
+    for ratio in (INK_RATIO, CORE_RATIO, DEEP_RATIO):
         assert round(ratio * 100) == pytest.approx(ratio * 100, abs=1e-9)
 
 
@@ -368,8 +411,10 @@ def test_large_marks_are_opened_into_opencvs_pieces(seed: int, share: float) -> 
             inside = opened > 0
             roi[inside] = piece_labels[inside] + (total - 1)
             total += pieces - 1
-    got_count, got = opened_marks(labels, before, big)
+    got_count, got, origin = opened_marks(labels, before, big)
     assert got_count == total and np.array_equal(labels, want)
+    assert len(origin) == total - count and np.isin(origin, big).all()
+    assert (np.diff(origin) >= 0).all()  # each large mark's pieces in turn
     stats, sums = _opencv_and_sums(mask, np.where(np.isin(labels, big), 0, labels), total)
     assert np.array_equal(got.stats[:count], before.stats)
     assert np.array_equal(got.moments[:count], before.moments)
@@ -505,7 +550,7 @@ def test_the_masks_are_their_rule_in_opencv_steps(name: str, sharpen: float, tie
     the cores outside it (in a hole of the paper taken with the fainter dark) reach, grown
     by a pixel."""
     frame = golden(name)
-    dark, core, lit = _tones(frame, 15, sharpen)
+    dark, core, lit, deeper = _tones(frame, 15, sharpen, True)
     paper = cv2.bitwise_and(lit, cv2.bitwise_not(dark))
     inside = _holes_filled(paper)
     ink = cv2.bitwise_and(dark, inside)
@@ -515,8 +560,12 @@ def test_the_masks_are_their_rule_in_opencv_steps(name: str, sharpen: float, tie
         cores = cv2.bitwise_and(cv2.bitwise_and(core, outside), enclosed)
         ink = cv2.bitwise_or(ink, cv2.bitwise_and(cv2.dilate(cores, np.ones((3, 3), np.uint8)),
                                                   cv2.bitwise_and(dark, outside)))
-    got = masks(frame, sharpen=sharpen, tied=tied)
+    got = masks(frame, sharpen=sharpen, tied=tied, deep=True)
     assert np.array_equal(got.paper, paper) and np.array_equal(got.cards, inside)
     assert np.array_equal(got.ink, ink)
+    assert deeper is not None and got.deep is not None
+    assert np.array_equal(got.deep, cv2.bitwise_and(deeper, ink))  # the deeper dark that is ink
+    assert not cv2.countNonZero(cv2.bitwise_and(deeper, cv2.bitwise_not(dark)))
+    assert masks(frame, sharpen=sharpen, tied=tied).deep is None
     if tied and name == "2color-bf-frame1-tied.png":  # a glyph tied to the felt: ink outside
         assert cv2.countNonZero(cv2.bitwise_and(got.ink, cv2.bitwise_not(inside)))

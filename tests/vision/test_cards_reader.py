@@ -394,7 +394,7 @@ def test_the_cards_mask_covers_cards_and_not_the_felt() -> None:
     face = faces("2color")["Kh"]  # a picture card: dark ink in large patches
     scene.place(face, Pose(210.0, 150.0, 10.0, 150.0 / face.shape[1]), "card")
     image, truth = scene.render(np.random.default_rng(4), STILL)
-    ink, cards, _ = masks(image)
+    ink, cards, _, _ = masks(image)
     quad = np.array(truth[0].corners, np.float64)
     centre = quad.mean(axis=0)
     inner = (centre + 0.8 * (quad - centre)).astype(np.int32)

@@ -6,7 +6,9 @@ where each index sits on its card (``index_position``), and whether the deck pri
 other top corner too (``twin_corner``: four-corner decks). Then the faces are laid in small
 spreads many times by the scene renderer (turned, scaled, blurred, noisy) and cut by the
 very code that reads frames (``samples``), and discriminants for ranks and suits are
-fitted to those cuts (``model.Lda``), so the deck learns what the reader will see. A
+fitted to those cuts (``model.Lda``), so the deck learns what the reader will see; the
+same renders tell whether its glyphs blur into one mark often enough that its marks are
+offered split (``SPLIT_LEAST``). A
 joker whose top-left corner holds no index (the test deck's) is learned as an edge strip
 (``strips``); a deck without a joker image is learned without one, and its reader never
 names a joker. A standard face whose index is not found on its clean render is sought
@@ -65,6 +67,14 @@ SEEN_LEAST = 0.125
 # faces with a whole index all show one, correlating 0.97-1.0; the tuning decks, Aguilar's
 # and the photographed deck's faces show none.
 TWIN_SHARE, TWIN_ALIKE = 0.5, 0.8
+# A deck whose index the renders show only as a candidate holding a part of a split mark
+# (``ink.find_groups``) in at least SPLIT_LEAST of its samples offers split marks when it
+# reads (``ink.Limits.split``): its glyphs lie close enough to one another, or to the pips
+# and frames beside them, to blur into one mark. The test deck's four styles measure
+# 0.8-1.4 % (and splitting named none of their cards in 10 frames, at a tenth more time a
+# frame), the hold-out decks whose indices touch their pips 6-11 %, the photographed deck
+# 6.3 % (``docs/benchmarks.md``).
+SPLIT_LEAST = 0.03
 
 
 class UnusableFaces(CalibrationError):
@@ -117,6 +127,11 @@ def calibrate(
     strip_codes = [code for code in spots if code not in where]  # a joker without an index
     twin = twin_corner(cards, link, renders)
     found = samples.collect(cards, where, limits, rng, rounds, joined)
+    # A deck whose indices the renders show only split often enough splits its marks
+    # (``SPLIT_LEAST``); it learns from the marks unsplit all the same: learning from the
+    # parts too changed the reads of the photographed deck's unsplit marks, some wrongly.
+    split = bool(np.mean(found.split) >= SPLIT_LEAST) if found.split else False
+    found = found.unsplit()
     codes = tuple(where)
     seen = Counter(found.codes)
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
@@ -137,7 +152,7 @@ def calibrate(
     strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in found.codes]
     return Deck(
-        name=name, aspect=aspect, link=link, sharpen=limits.sharpen, codes=codes,
+        name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split, codes=codes,
         ranks=Lda.fit(np.stack(found.ranks), rank_of),
         suits=Lda.fit(np.stack(found.suits), suit_of),
         fine_ranks=Lda.fit(np.stack(found.fine_ranks), rank_of),
@@ -215,10 +230,10 @@ def stroke(image: Image, pose: Pose, face: Image, limits: Limits) -> float | Non
     found = _top_left(find_groups(image, limits), pose, face)
     if found is None or found.mark_map is None:
         return None
-    shown = found.mark_map.lut[found.mark_map.labels]
+    mark_map = found.mark_map
     marks = [int(k) for k in found.members[0] if k >= 0]
-    rows = [float(np.nonzero(shown == k)[0].mean()) for k in marks]
-    rank = np.isin(shown, [k for k, row in zip(marks, rows, strict=True) if row < max(rows)])
+    rows = [float(np.nonzero(mark_map.shows([k]))[0].mean()) for k in marks]
+    rank = mark_map.shows([k for k, row in zip(marks, rows, strict=True) if row < max(rows)])
     outline = cv2.findContours(rank.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[-2]
     length = float(sum(cv2.arcLength(c, True) for c in outline))
     return 2.0 * float(rank.sum()) / max(length, 1.0) / float(pose.scale * face.shape[1])

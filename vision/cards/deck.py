@@ -56,6 +56,7 @@ class Deck:
     # index's centroid, in card widths (across, down); (0, 0) for a deck printing it at the
     # top left (and turned, bottom right) alone (``calibrate.twin_corner``, ``corners``).
     twin: tuple[float, float] = (0.0, 0.0)
+    split: bool = False  # marks split by the deeper ink are offered (``ink.Limits.split``)
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -77,7 +78,7 @@ class Deck:
             "link": self.link, "codes": list(self.codes), "strip_codes": list(self.strip_codes),
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
-            "strip_accept": self.strip_accept, "sharpen": self.sharpen,
+            "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
             "twin": list(self.twin),
         }
         fine: dict[str, NDArray[np.float32]] = {}
@@ -131,6 +132,7 @@ class Deck:
                 sharpen=float(meta.get("sharpen", 0.0)),
                 twin=(float(meta.get("twin", [0.0, 0.0])[0]),
                       float(meta.get("twin", [0.0, 0.0])[1])),
+                split=bool(meta.get("split", False)),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],

@@ -6,8 +6,11 @@ black, red, blue and green ink all show and uneven light cancels out; only ink i
 card's paper counts, and a glyph tied to the felt by the edge line of a card on top counts
 by its core. Marks are connected components (a mark lost in a hairline frame is cut
 free by opening); ``link`` joins them into groups and offers each group and its plausible
-parts as candidates. Every candidate gets its centroid, principal axis and spread from
-pixel moments, all computed at once with numpy.
+parts as candidates. Glyphs printed a pixel or two apart (a small index's rank and suit,
+or the index and the pip or picture frame beside it) blur into one mark; a deck that
+meets this often (``calibrate.SPLIT_LEAST``) also offers the candidates of such marks
+split where the deeper ink parts them (``find_groups``). Every candidate gets its
+centroid, principal axis and spread from pixel moments, all computed at once with numpy.
 """
 
 from __future__ import annotations
@@ -42,6 +45,17 @@ CORE_RATIO = 0.45
 # into fainter pixels joined rank and suit). Each deck learns whether it needs it
 # (``calibrate.choose_sharpen``).
 SHARPEN_SIGMA = 1.0
+# Two glyphs printed a pixel or two apart (an index's rank and suit, a small index and the
+# pip or a court's frame beside it) run into one mark where blur fills the gap: the gap
+# stays fainter than the glyphs' strokes. Ink darker than DEEP_RATIO of the white (the
+# same sharpened darkest channel) is the glyphs without such necks; a mark that holds two
+# or more parts of that deeper ink is offered split too (``find_groups``). The necks of
+# the hold-out decks' merged indices measure 0.6-0.78 of the white, the strokes of their
+# glyphs mostly below 0.5 (``docs/benchmarks.md``, hold-out decks).
+DEEP_RATIO = 0.6
+# The candidates that hold a part of a split mark are made of the marks about it: within
+# NEAR_PART times its size, two joins' reach (``link.ALONG``) and a glyph between.
+NEAR_PART = 2.0
 
 
 @dataclass(frozen=True)
@@ -56,17 +70,30 @@ class Limits:
     group_size: int = 6  # most marks in a group whose subsets are tried
     link: float = LINK  # each deck learns its own (``calibrate.choose_link``)
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``calibrate.choose_sharpen``)
+    split: bool = False  # offer marks split by the deeper ink (``find_groups``; ``calibrate``)
     elongation: tuple[float, float] = (1.25, 7.0)
 
 
 class MarkMap(NamedTuple):
     """The mark each pixel of a frame shows: its connected component (``labels``) looked up
     in ``lut`` (an index into the frame's marks, -1 for none, the background's label 0
-    included). Looked up only where patches sample it (``patch._marks_at``), not over the
-    whole frame, most of which no patch reads."""
+    included), and the part of a split mark it shows, if any: its component of the deeper
+    ink (``parts``) looked up in ``part_lut`` (marks ``first_part`` on). Looked up only
+    where patches sample it (``patch._marks_at``), not over the whole frame, most of which
+    no patch reads."""
 
     labels: NDArray[np.int32]
     lut: NDArray[np.int16]
+    parts: NDArray[np.int32] = np.zeros((1, 1), np.int32)
+    part_lut: NDArray[np.int16] = np.full(1, -1, np.int16)
+    first_part: int = np.iinfo(np.int16).max
+
+    def shows(self, marks: list[int]) -> NDArray[np.bool_]:
+        """Where the frame's pixels show one of ``marks``."""
+        out = np.isin(self.lut[self.labels], marks)
+        if any(k >= self.first_part for k in marks):
+            out |= np.isin(self.part_lut[self.parts], marks)
+        return out
 
 
 @dataclass(frozen=True)
@@ -92,6 +119,9 @@ class Groups:
     # The mark each pixel of the frame shows, so that a group's patches keep only its own
     # ink (``patch``); None with more marks than an int16 holds.
     mark_map: MarkMap | None = None
+    # Per mark of the frame, the mark whose ink it is: the mark split for a part of a split
+    # mark (``find_groups``), itself for the rest; None: each its own.
+    whole: NDArray[np.int64] | None = None
 
     def __len__(self) -> int:
         return len(self.cx)
@@ -100,16 +130,19 @@ class Groups:
         """The groups selected by a mask or index array."""
         return Groups(self.cx[keep], self.cy[keep], self.theta[keep], self.major[keep],
                       self.minor[keep], self.pixels[keep], self.marks[keep], self.ends[keep],
-                      self.parent[keep], self.variant[keep], self.members[keep], self.mark_map)
+                      self.parent[keep], self.variant[keep], self.members[keep], self.mark_map,
+                      self.whole)
 
 
 class Masks(NamedTuple):
     """A frame's masks (255 where true): ``ink`` (``ink_mask``), ``cards`` (every patch of
-    paper, its holes filled: the ink is cut from it) and ``paper`` (``dark_and_paper``)."""
+    paper, its holes filled: the ink is cut from it), ``paper`` (``dark_and_paper``) and
+    ``deep``: the ink darker than ``DEEP_RATIO`` of the white (None unless asked for)."""
 
     ink: Image
     cards: Image
     paper: Image
+    deep: Image | None
 
 
 def ink_mask(frame: Image, white_window: int = 15, tied: bool = True,
@@ -122,7 +155,7 @@ def ink_mask(frame: Image, white_window: int = 15, tied: bool = True,
 
 
 def masks(frame: Image, white_window: int = 15, tied: bool = True,
-          sharpen: float = 0.0) -> Masks:
+          sharpen: float = 0.0, deep: bool = False) -> Masks:
     """The ink mask (``ink_mask``), the cards mask it is cut from (255 inside every patch
     of paper, its holes filled: ink, pictures, but not marks tied to the felt by a card's
     edge line) and the paper mask.
@@ -132,18 +165,24 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True,
     the white, which edge lines and shadows are not) is a hole in the paper taken with the
     fainter dark: that core, grown by a pixel into the dark around it, is ink too.
     """
-    dark, core, lit = _tones(frame, white_window, sharpen)
+    dark, core, lit, deeper = _tones(frame, white_window, sharpen, deep)
     paper = _unmarked(lit, dark)
     inside = filled(paper)
     if not tied:
-        return Masks(np.asarray(cv2.bitwise_and(dark, inside), np.uint8), inside, paper)
+        ink = np.asarray(cv2.bitwise_and(dark, inside), np.uint8)
+        return Masks(ink, inside, paper, _within(deeper, ink))
     # The cores outside the cards mask, cleared where they lie in a gap of the paper taken
     # with the fainter dark that reaches the border (``clear_reaching``), grown by a pixel.
     cores = np.asarray(cv2.bitwise_and(core, cv2.bitwise_not(inside)), np.uint8)
     clear_reaching(_unmarked(lit, core), cores)
     grown = cv2.dilate(cores, np.ones((3, 3), np.uint8))
-    ink = cv2.bitwise_and(dark, cv2.bitwise_or(inside, grown))
-    return Masks(np.asarray(ink, np.uint8), inside, paper)
+    tied_ink = np.asarray(cv2.bitwise_and(dark, cv2.bitwise_or(inside, grown)), np.uint8)
+    return Masks(tied_ink, inside, paper, _within(deeper, tied_ink))
+
+
+def _within(deeper: Image | None, ink: Image) -> Image | None:
+    """The ``deeper`` dark that is ink (None without it)."""
+    return None if deeper is None else np.asarray(cv2.bitwise_and(deeper, ink), np.uint8)
 
 
 def dark_and_paper(frame: Image, white_window: int = 15, sharpen: float = 0.0
@@ -151,7 +190,7 @@ def dark_and_paper(frame: Image, white_window: int = 15, sharpen: float = 0.0
     """255 where a pixel is dark (its darkest channel, sharpened by ``sharpen``, below
     ``INK_RATIO`` of the white level around it), and where it is paper (lit, ``WHITE_MIN``,
     and not dark)."""
-    dark, _, lit = _tones(frame, white_window, sharpen)
+    dark, _, lit, _ = _tones(frame, white_window, sharpen, False)
     return dark, _unmarked(lit, dark)
 
 
@@ -160,12 +199,13 @@ def _unmarked(lit: Image, dark: Image) -> Image:
     return np.asarray(cv2.bitwise_and(cv2.bitwise_not(dark), lit), np.uint8)
 
 
-def _tones(frame: Image, white_window: int, sharpen: float = 0.0
-           ) -> tuple[Image, Image, Image]:
+def _tones(frame: Image, white_window: int, sharpen: float = 0.0, deep: bool = False
+           ) -> tuple[Image, Image, Image, Image | None]:
     """Dark (``INK_RATIO``, of the darkest channel sharpened by ``sharpen``: see
-    ``SHARPEN_SIGMA``), core (``CORE_RATIO``) and lit (``WHITE_MIN``) masks, by OpenCV: the
-    darkest channel, its white level (dilated by a ``white_window`` square, then averaged
-    over it), the unsharp mask, the scaled whites and the compares."""
+    ``SHARPEN_SIGMA``), core (``CORE_RATIO``), lit (``WHITE_MIN``) and, with ``deep``, deep
+    (``DEEP_RATIO``, as dark) masks, by OpenCV: the darkest channel, its white level
+    (dilated by a ``white_window`` square, then averaged over it), the unsharp mask, the
+    scaled whites and the compares."""
     blue, green, red = cv2.split(frame)  # contiguous planes: quicker than strided views
     low = cv2.min(cv2.min(blue, green), red)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
@@ -175,7 +215,10 @@ def _tones(frame: Image, white_window: int, sharpen: float = 0.0
     dark = cv2.compare(sharp, _scaled(white, INK_RATIO), cv2.CMP_LT)
     core = cv2.compare(low, _scaled(white, CORE_RATIO), cv2.CMP_LT)
     lit = cv2.threshold(low, WHITE_MIN, 255, cv2.THRESH_BINARY)[1]
-    return np.asarray(dark, np.uint8), np.asarray(core, np.uint8), np.asarray(lit, np.uint8)
+    deeper = (np.asarray(cv2.compare(sharp, _scaled(white, DEEP_RATIO), cv2.CMP_LT), np.uint8)
+              if deep else None)
+    return (np.asarray(dark, np.uint8), np.asarray(core, np.uint8), np.asarray(lit, np.uint8),
+            deeper)
 
 
 # ``_scaled`` rounds ``ratio * v - FLOOR`` to floor ``ratio * v``: the ratios are hundredths,
@@ -190,30 +233,45 @@ def _scaled(image: Image, ratio: float) -> Image:
     return np.asarray(cv2.convertScaleAbs(image, alpha=ratio, beta=-FLOOR), np.uint8)
 
 
-def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = None
-                ) -> Groups:
+def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = None,
+                deep: Image | None = None) -> Groups:
     """The candidate corner indices in a BGR frame (whose ``ink_mask`` may be given; by
-    default it is found as ``limits`` say, sharpened or not)."""
+    default it is found as ``limits`` say, sharpened or not). ``deep``: the ink darker than
+    ``DEEP_RATIO`` of the white (``Masks.deep``; found with the ink by default where
+    ``limits.split``): a mark it splits in two or more parts of a mark's size, or a large
+    mark it splits at all, is offered split too: the candidates that hold a part (``_parts``)
+    of the marks with those marks replaced by their parts. None is where no ``deep`` is.
+
+    The parts compete with the mark split for the reader (``Groups.whole``), and a
+    candidate's patches keep its parts' ink (``MarkMap.parts``): an index whose rank and
+    suit blur into one mark, or whose suit (or rank) joins the pip or the picture frame
+    printed close beside it, is found by its parts, while every candidate found before is
+    offered as before."""
     limits = limits or Limits()
-    mask = ink_mask(frame, sharpen=limits.sharpen) if ink is None else ink
+    if ink is None:
+        found = masks(frame, sharpen=limits.sharpen, deep=limits.split)
+        mask, deep = found.ink, found.deep
+    else:
+        mask = ink
     count, labels, measures = label(mask)
     stats = measures.stats
     big = np.flatnonzero((stats[:, 2] > limits.mark_max) | (stats[:, 3] > limits.mark_max))
     big = big[big > 0]
+    # The parts of the deeper ink, and the marks they split, found before the opening
+    # relabels the large marks' pieces.
+    parts = None if deep is None else _parts(labels, count, big, deep, limits)
     first = count
+    origin = np.zeros(0, np.int64)
     if len(big):
         # A mark touching a hairline (a picture frame, a card's edge) is lost in one large
         # component: open the large components only, which cuts hairlines and keeps solid
         # marks. The pieces are "cut" marks: they may join a mark above or below, not each
         # other.
-        count, measures = opened(labels, measures, big)
+        count, measures, origin = opened(labels, measures, big)
         stats = measures.stats
     cut = np.arange(count) >= first
-    x, y, w, h, area = (stats[:, i] for i in range(5))
-    keep = (
-        (h >= limits.mark_min) & (h <= limits.mark_max) & (w <= limits.mark_max)
-        & (area >= limits.area_min)
-    )
+    x, y, w, h = (stats[:, i] for i in range(4))
+    keep = _markish(stats, limits)
     keep[0] = False
     marks = np.flatnonzero(keep)
     if len(marks) == 0:
@@ -221,9 +279,51 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     m = measures.moments[marks]
     links = link_marks(x[marks], y[marks], w[marks], h[marks], cut[marks], m, limits.link)
     members, owners, parent = candidates(links, limits.group_size)
+    mark_map = _mark_map(labels, marks, count)
+    whole = None
+    if (parts is not None and len(parts.labels) and mark_map is not None
+            and len(marks) + len(parts.labels) <= np.iinfo(np.int16).max):
+        # The same marks with each split mark (or large mark's pieces) replaced by its
+        # parts: the candidates that hold a part are offered too. A large mark's parts are
+        # whole glyphs parted from a frame or edge line where it is fainter, no pieces of
+        # an opening: they may join each other (a court's rank and suit both touching its
+        # frame), as no "cut" marks may.
+        split = np.zeros(count, np.bool_)
+        split[parts.split] = True
+        was = np.concatenate([np.arange(first), origin])
+        ps = parts.stats
+        # The marks kept as they are, those near enough a part to be of its candidates.
+        mine = np.flatnonzero(~split[was[marks]] & _near(stats[marks], ps))
+        x2 = np.concatenate([x[marks][mine], ps[:, 0]])
+        y2 = np.concatenate([y[marks][mine], ps[:, 1]])
+        w2 = np.concatenate([w[marks][mine], ps[:, 2]])
+        h2 = np.concatenate([h[marks][mine], ps[:, 3]])
+        cut2 = np.concatenate([cut[marks][mine], np.zeros(len(parts.labels), np.bool_)])
+        m2 = np.concatenate([m[mine], parts.moments])
+        links2 = link_marks(x2, y2, w2, h2, cut2, m2, limits.link)
+        members2, owners2, parent2 = candidates(links2, limits.group_size)
+        # The parts' marks follow the frame's: mark len(marks) + j is part j.
+        index2 = np.concatenate([mine, len(marks) + np.arange(len(parts.labels))])
+        held = np.zeros(len(parent2), np.bool_)
+        held[owners2[members2 >= len(mine)]] = True
+        if held.any():
+            renumber = np.cumsum(held) - 1 + len(parent)
+            row = held[owners2]
+            members = np.concatenate([members, index2[members2[row]]])
+            owners = np.concatenate([owners, renumber[owners2[row]]])
+            parent = np.concatenate([parent, renumber[parent2[held]]])
+            m = np.concatenate([m, parts.moments])
+            lut = np.full(len(parts.ink), -1, np.int16)
+            lut[parts.labels] = len(marks) + np.arange(len(parts.labels))
+            mark_map = MarkMap(labels, mark_map.lut, parts.image, lut, len(marks))
+            # A part of a split mark is that mark's ink; a large mark's part its own.
+            whole = np.concatenate([np.arange(len(marks)),
+                                    mark_map.lut[parts.holder].astype(np.int64)])
+            own = whole < 0
+            whole[own] = np.flatnonzero(own)
     groups = _aggregate(m, members, owners, len(parent), parent)
     groups = dataclasses.replace(groups, members=_padded(members, owners, len(parent)),
-                                 mark_map=_mark_map(labels, marks, count))
+                                 mark_map=mark_map, whole=whole)
     elong = groups.major / np.maximum(groups.minor, 1e-6)
     ok = (
         (groups.marks >= 2) & (groups.marks <= limits.group_marks)
@@ -231,6 +331,79 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         & (groups.major >= limits.mark_min * 0.6)
     )
     return groups.take(ok)
+
+
+@numba.njit(cache=True, nogil=True)
+def _near(boxes, parts):  # type: ignore[no-untyped-def]
+    """Which ``boxes`` (rows of label statistics) lie within ``NEAR_PART`` times a part's
+    size of one of the ``parts`` (the same)."""
+    out = np.zeros(len(boxes), np.bool_)
+    for j in range(len(parts)):
+        px, py, pw, ph = parts[j, 0], parts[j, 1], parts[j, 2], parts[j, 3]
+        reach = max(pw, ph) * NEAR_PART
+        for i in range(len(boxes)):
+            bx, by, bw, bh = boxes[i, 0], boxes[i, 1], boxes[i, 2], boxes[i, 3]
+            gap = max(max(px - bx - bw, bx - px - pw), max(py - by - bh, by - py - ph))
+            if gap <= reach:
+                out[i] = True
+    return out
+
+
+def _markish(stats: NDArray[np.int32], limits: Limits) -> NDArray[np.bool_]:
+    """Which components (rows of label statistics) are of a mark's size."""
+    h, w, area = stats[:, 3], stats[:, 2], stats[:, 4]
+    out: NDArray[np.bool_] = ((h >= limits.mark_min) & (h <= limits.mark_max)
+                              & (w <= limits.mark_max) & (area >= limits.area_min))
+    return out
+
+
+class Parts(NamedTuple):
+    """The parts of the deeper ink that split marks (``_parts``): their labels in ``image``
+    (the deeper ink's components), statistics and moments, the ink label each lies in
+    (``holder``), the ink labels split (``split``) and each deep component's ink label
+    (``ink``)."""
+
+    image: NDArray[np.int32]
+    labels: NDArray[np.int64]
+    stats: NDArray[np.int32]
+    moments: F64
+    holder: NDArray[np.int64]
+    split: NDArray[np.int64]
+    ink: NDArray[np.int64]
+
+
+def _parts(labels: NDArray[np.int32], count: int, big: NDArray[np.int64], deep: Image,
+           limits: Limits) -> Parts:
+    """The components of the ``deep`` ink of a mark's size (``_markish``) that split the ink
+    marks (``labels``, ``count`` of them): two or more in one mark, or any in a large mark
+    (``big``: those the opening cuts), where a glyph joins a hairline by a faint neck."""
+    _, image, measures = label(deep)
+    holder = _holders(labels, image, measures.stats)
+    sized = _markish(measures.stats, limits)
+    sized[0] = False
+    large = np.zeros(count, np.bool_)
+    large[big] = True
+    n = np.bincount(holder[sized], minlength=count)
+    splits = (n >= 2) | ((n >= 1) & large)
+    splits[0] = False
+    chosen = np.flatnonzero(sized & splits[holder])
+    return Parts(image, chosen, measures.stats[chosen], measures.moments[chosen],
+                 holder[chosen], np.flatnonzero(splits), holder)
+
+
+@numba.njit(cache=True, nogil=True)
+def _holders(labels, deep, stats):  # type: ignore[no-untyped-def]
+    """The label of ``labels`` under each component of ``deep`` (labels; 0 for the
+    background): under its first pixel in its box's top row. Deep ink is ink, so a deep
+    component lies inside one ink component."""
+    out = np.zeros(len(stats), np.int64)
+    for d in range(1, len(stats)):
+        x, y, w = stats[d, 0], stats[d, 1], stats[d, 2]
+        for c in range(x, x + w):
+            if deep[y, c] == d:
+                out[d] = labels[y, c]
+                break
+    return out
 
 
 def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int

@@ -85,16 +85,19 @@ def clear_reaching(mask: Image, out: Image) -> None:
     _reaching(np.ascontiguousarray(mask), True, out, 0)
 
 
-def opened(labels: I32, measures: Measures, big: NDArray[np.int64]) -> tuple[int, Measures]:
+def opened(labels: I32, measures: Measures, big: NDArray[np.int64]
+           ) -> tuple[int, Measures, NDArray[np.int64]]:
     """Each label of ``big`` opened by a 3 x 3 square within its box
     (``cv2.morphologyEx(..., cv2.MORPH_OPEN)``, whose default border neither erodes nor
     grows it), which cuts the hairlines joining solid marks; the pieces left, numbered as
     ``label`` numbers them in that box (OpenCV's ``CCL_BBDT``), are relabelled in
     ``labels`` (in place) after the labels there are, one big label after another. Returns
-    the number of labels now (the background included) and ``measures`` grown by the
-    pieces' rows (their moments by ``np.bincount``)."""
+    the number of labels now (the background included), ``measures`` grown by the
+    pieces' rows (their moments by ``np.bincount``) and the big label each piece was cut
+    from (in the pieces' order)."""
     count = len(measures.stats)
     stats, moments = [measures.stats], [measures.moments]
+    origin: list[NDArray[np.int64]] = [np.zeros(0, np.int64)]
     for k in big.tolist():
         bx, by, bw, bh = (int(v) for v in measures.stats[k, :4])
         box = labels[by:by + bh, bx:bx + bw]
@@ -111,8 +114,9 @@ def opened(labels: I32, measures: Measures, big: NDArray[np.int64]) -> tuple[int
         piece_stats[:, 1] += by
         stats.append(piece_stats)
         moments.append(_moments(pieces, n, bx, by))
+        origin.append(np.full(n - 1, k, np.int64))
         count += n - 1
-    return count, Measures(np.concatenate(stats), np.concatenate(moments))
+    return count, Measures(np.concatenate(stats), np.concatenate(moments)), np.concatenate(origin)
 
 
 def _moments(pieces: I32, n: int, dx: int, dy: int) -> F64:

@@ -153,16 +153,23 @@ def _marks_at(own: Own, order: NDArray[np.int64], centre: F64, down: F64, step: 
     frame's size for the rest."""
     (mark_map, members), (w, h) = own, size
     out = np.empty((len(centre), h, w), np.uint8)
+    split = bool(len(members)) and int(members.max()) >= mark_map.first_part
     first = frame_rows // h
     if first:
         _mine_at(mark_map.labels, mark_map.lut, members, order[:first], mx[:frame_rows],
                  my[:frame_rows], out[:first])
+        if split:
+            _parts_at(mark_map.parts, mark_map.part_lut, mark_map.first_part, members,
+                      order[:first], mx[:frame_rows], my[:frame_rows], out[:first])
     if first < len(centre):
         rest = len(centre) - first
         fx, fy = np.empty((rest * h, w), np.float32), np.empty((rest * h, w), np.float32)
         _grid(centre[first:], down[first:], step[first:], np.zeros(rest, np.int64), w, h,
               fx, fy)
         _mine_at(mark_map.labels, mark_map.lut, members, order[first:], fx, fy, out[first:])
+        if split:
+            _parts_at(mark_map.parts, mark_map.part_lut, mark_map.first_part, members,
+                      order[first:], fx, fy, out[first:])
     return out
 
 
@@ -211,6 +218,34 @@ def _mine_at(labels, lut, own, order, mx, my, out):  # type: ignore[no-untyped-d
             for k in range(3, most):
                 its |= (mark >= 0) & (own[i, k] == mark)
             dst[base + u(p)] = its
+
+
+@numba.njit(cache=True, nogil=True)
+def _parts_at(parts, part_lut, first_part, own, order, mx, my, out):  # type: ignore[no-untyped-def]
+    """Into ``out[j]`` (as ``_mine_at`` made it), for each patch that owns a part of a split
+    mark (marks ``first_part`` on): 1 also where the frame's pixel nearest shows one of its
+    own parts (``part_lut[parts]``), the pixels of the mark split being no pixel of its."""
+    u = np.uint64
+    height, width = parts.shape[0], parts.shape[1]
+    fh, fw, zero = np.float32(height), np.float32(width), np.float32(0)
+    flat, xs, ys, dst = parts.ravel(), mx.ravel(), my.ravel(), out.ravel()
+    area, most = out.shape[1] * out.shape[2], own.shape[1]
+    for j in range(out.shape[0]):
+        i = order[j]
+        split = False
+        for k in range(most):
+            split |= own[i, k] >= first_part
+        if not split:
+            continue
+        base = u(j) * u(area)
+        for p in range(area):
+            sx, sy = np.rint(xs[base + u(p)]), np.rint(ys[base + u(p)])
+            if (sx >= zero) & (sx < fw) & (sy >= zero) & (sy < fh):
+                mark = np.int64(part_lut[u(flat[u(np.int64(sy) * width + np.int64(sx))])])
+                its = False
+                for k in range(most):
+                    its |= (mark >= 0) & (own[i, k] == mark)
+                dst[base + u(p)] |= its
 
 
 @numba.njit(cache=True, nogil=True)

@@ -66,6 +66,9 @@ class Read:
     # Each index read of the card: its suit's centroid (where the index itself lies) and its
     # right and down; two when both indices of a card were read.
     indices: tuple[tuple[F64, F64, F64], ...] = ()
+    # Read from a candidate holding a part of a split mark (``ink.find_groups``): where it
+    # ends unnamed it is no card (``reader.CardReader.read``).
+    split: bool = False
 
     @property
     def weak(self) -> bool:

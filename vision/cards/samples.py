@@ -26,7 +26,7 @@ from ..scene import Camera, Placement, Scene
 from ..scene.hands import Spread, place_spread
 from . import patch
 from .codes import TEN_ONE, TEN_PART
-from .ink import Groups, Limits, find_groups, ink_mask
+from .ink import Groups, Limits, find_groups, masks
 from .pyramid import Pyramid
 
 Image = NDArray[np.uint8]
@@ -54,6 +54,14 @@ class Samples:
     lengths: list[float]
     fine_ranks: list[F32]
     fine_suits: list[F32]
+    split: list[bool]  # the sample's group holds a part of a split mark (``ink.find_groups``)
+
+    def unsplit(self) -> Samples:
+        """The samples whose group holds no part of a split mark."""
+        keep = [k for k, s in enumerate(self.split) if not s]
+        return Samples(*([getattr(self, f)[k] for k in keep] for f in (
+            "codes", "ranks", "suits", "offsets", "lengths", "fine_ranks", "fine_suits",
+            "split")))
 
 
 def collect(
@@ -63,7 +71,7 @@ def collect(
     """Samples of every face in ``where`` (its top-left index centroid, card widths from the
     centre), from ``rounds`` passes over the deck in sheets of three cards. ``joined``: the
     faces whose index joins a pip printed close to it (``calibrate.corner_index``)."""
-    out = Samples([], [], [], [], [], [], [])
+    out = Samples([], [], [], [], [], [], [], [])
     codes = list(where)
     for _ in range(rounds):
         order = [codes[i] for i in rng.permutation(len(codes))]
@@ -86,15 +94,21 @@ def _sheet(
     # Learn from the ink of whole indices: a glyph tied to the felt by a card on top (see
     # ``ink.masks``) is left out, as an index near a card on top is (``_covered``). Learning
     # from them too left more reads unsure and more wrong (``docs/benchmarks.md``).
-    every = find_groups(image, limits, ink_mask(image, tied=False, sharpen=limits.sharpen))
+    found = masks(image, tied=False, sharpen=limits.sharpen, deep=True)
+    every = find_groups(image, limits, found.ink, found.deep)
     # Learn cards from whole groups; a face whose index joins a pip printed close to it (the
     # small ranks of many real decks; ``joined``) from the group's part that is the index,
     # as the reader offers it (``link.candidates``), where no whole group lies at its index.
     # Other faces not from parts: those are indices joined to an edge line or a neighbour's
     # marks, and learning from them read a covered card in a thousand fewer (2color-bf and
-    # 4color-bf, 20 frames each, seed 2026).
-    groups = every.take(~every.variant)
-    pieces = every.take(every.variant)
+    # 4color-bf, 20 frames each, seed 2026). Where none lies at an index, from a candidate
+    # holding a part of a split mark (``ink.find_groups``), whole or part: such samples
+    # tell whether the deck needs its marks split (``calibrate.SPLIT_LEAST``).
+    held = (np.zeros(len(every), np.bool_) if every.mark_map is None
+            else (every.members >= every.mark_map.first_part).any(axis=1))
+    groups = every.take(~every.variant & ~held)
+    pieces = every.take(every.variant & ~held)
+    split = (every.take(~every.variant & held), every.take(every.variant & held))
     if len(every) == 0:
         return
     pyramid = Pyramid(image)
@@ -113,15 +127,18 @@ def _sheet(
             one = _at(groups, spot, 0.04 * w)
             if one is None and placed.label in joined:
                 one = _at(pieces, spot, 0.04 * w)
+            parted = one is None
+            for kind in split if parted else ():
+                one = _at(kind, spot, 0.04 * w) if one is None else one
             if one is None or not _along(one, to_image):
                 continue
             way = _way(one, sense, to_image)
-            _add(out, placed.label, one, way, to_image, w, pyramid)
+            _add(out, placed.label, one, way, to_image, w, pyramid, parted)
             if placed.label[0] == "T":
                 parts = _ten_parts(every, one, way)  # none, or both
                 for name, part in zip((TEN_PART, TEN_ONE), parts, strict=False):
                     _add(out, name + placed.label[1], part, _way(part, sense, to_image),
-                         to_image, w, pyramid)
+                         to_image, w, pyramid, parted)
 
 
 def _at(groups: Groups, spot: NDArray[np.float32], reach: float) -> Groups | None:
@@ -180,8 +197,9 @@ def _way(one: Groups, sense: int, to_image: NDArray[np.float64]) -> int:
 
 
 def _add(out: Samples, code: str, one: Groups, way: int,
-         to_image: NDArray[np.float64], width: float, pyramid: Pyramid) -> None:
-    """Add the sample of group ``one``, read as ``code`` in sense ``way`` (``_way``)."""
+         to_image: NDArray[np.float64], width: float, pyramid: Pyramid, split: bool) -> None:
+    """Add the sample of group ``one``, read as ``code`` in sense ``way`` (``_way``);
+    ``split``: a candidate holding a part of a split mark."""
     centre = cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), to_image)[0, 0]
     _, suit, axis, length = patch.geometry(one, way)
     rank_vec, suit_vec = patch.cut(pyramid, one, way)
@@ -195,3 +213,4 @@ def _add(out: Samples, code: str, one: Groups, way: int,
     out.fine_suits.append(fine_suit[0])
     out.offsets.append((float(off @ across), float(off @ axis[0])))
     out.lengths.append(float(length[0]) / width)
+    out.split.append(split)
