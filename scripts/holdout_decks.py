@@ -113,7 +113,8 @@ class HoldoutDeck:
     @property
     def stamp(self) -> str:
         """What the deck's ``.stamp`` holds once drawn with the current settings."""
-        return f"{self.origin}:{self.spec} {self.digest} width={WIDTH}"
+        drawn = f" scale={NAMED_SCALE} opaque={OPAQUE}" if self.named else ""
+        return f"{self.origin}:{self.spec} {self.digest} width={WIDTH}{drawn}"
 
 
 DECKS = (
