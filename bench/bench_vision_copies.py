@@ -26,12 +26,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import io
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
@@ -48,9 +46,11 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
+from bench_vision_pair import vision_at  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
 from controller.config.locations import assets_dir  # noqa: E402
+from vision.cards import measure as now_measure  # noqa: E402
 from vision.cards import patch as now_patch  # noqa: E402
 from vision.cards import slots as now_slots  # noqa: E402
 from vision.cards import strips as now_strips  # noqa: E402
@@ -105,29 +105,11 @@ def _moments(labels: NDArray[np.int32], count: int, dx: int, dy: int) -> NDArray
 
 def _opened_cv(labels: NDArray[np.int32], measures: Any, big: NDArray[np.int64]
                ) -> tuple[int, Any]:
-    """``measure.opened`` by ``cv2.morphologyEx(MORPH_OPEN)`` and OpenCV's labelling, box
-    by box."""
-    count = len(measures.stats)
-    stats, moments = [measures.stats], [measures.moments]
-    square = np.ones((3, 3), np.uint8)
-    for k in big.tolist():
-        bx, by, bw, bh = (int(v) for v in measures.stats[k, :4])
-        box = labels[by:by + bh, bx:bx + bw]
-        grown = cv2.morphologyEx((box == k).astype(np.uint8), cv2.MORPH_OPEN, square)
-        n, found, boxes, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-            grown, 8, cv2.CV_32S, cv2.CCL_BBDT)
-        if n <= 1:
-            continue
-        pieces: NDArray[np.int32] = np.asarray(found, np.int32)
-        on = pieces > 0
-        box[on] = pieces[on] + count - 1
-        st: NDArray[np.int32] = np.asarray(boxes[1:], np.int32)
-        st[:, 0] += bx
-        st[:, 1] += by
-        stats.append(st)
-        moments.append(_moments(pieces, n, bx, by)[1:])
-        count += n - 1
-    return count, M["measure"].Measures(np.concatenate(stats), np.concatenate(moments))
+    """``measure.opened`` as this tree runs it (``cv2.morphologyEx(MORPH_OPEN)`` and OpenCV's
+    labelling, box by box), with the copy's signature: no origins, the revision's
+    ``Measures``."""
+    count, got, _ = now_measure.opened(labels, now_measure.Measures(*measures), big)
+    return count, M["measure"].Measures(got.stats, got.moments)
 
 
 def _outside(mask: Image, unset: bool) -> NDArray[np.bool_]:
@@ -306,17 +288,13 @@ NAMES = ("pyramid._shrink", "tones.tones", "measure.label", "measure.opened",
 
 
 def _load(rev: str, into: Path) -> ModuleType:
-    """``rev``'s ``vision`` package, imported as ``OTHER`` from ``into``, its card modules
-    put in ``M``; returns its ``cards`` package."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "vision"], check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    (into / "vision").rename(into / OTHER)
-    sys.path.insert(0, str(into))
+    """``rev``'s ``vision`` package, imported as ``OTHER`` from ``into`` (as
+    ``bench_vision_pair`` loads its revision), its card modules put in ``M``; returns its
+    ``cards`` package."""
+    cards = vision_at(rev, into, OTHER)
     for name in _MODULES:
         M[name] = importlib.import_module(f"{OTHER}.cards.{name}")
-    return importlib.import_module(f"{OTHER}.cards")
+    return cards
 
 
 @contextmanager

@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
@@ -48,15 +49,16 @@ STYLES = ("2color", "4color", "2color-bf", "4color-bf")
 OTHER = "vision_at_rev"  # the other revision's package, by this name
 
 
-def _other(rev: str, into: Path) -> object:
-    """``REV``'s ``vision`` package, imported as ``OTHER`` from ``into``."""
+def vision_at(rev: str, into: Path, name: str = OTHER) -> ModuleType:
+    """``rev``'s ``vision`` package, imported as ``name`` from ``into``; returns its
+    ``cards`` package (``bench_vision_copies`` loads its revision so too)."""
     data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "vision"], check=True,
                           capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
-    (into / "vision").rename(into / OTHER)
+    (into / "vision").rename(into / name)
     sys.path.insert(0, str(into))
-    return importlib.import_module(f"{OTHER}.cards")
+    return importlib.import_module(f"{name}.cards")
 
 
 def _items(items: Sequence[Item]) -> list[tuple[object, ...]]:
@@ -79,11 +81,11 @@ def main() -> int:
     decks = assets_dir() / "decks"
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
-        other = _other(args.rev, Path(tmp))
+        other = vision_at(args.rev, Path(tmp))
         for style in args.styles:
             faces = load_faces(assets_dir() / "cards" / style)
             here = CardReader(cached_deck(style, faces, decks))
-            there = other.CardReader(  # type: ignore[attr-defined]
+            there = other.CardReader(
                 importlib.import_module(f"{OTHER}.cards.cache").cached_deck(style, faces, decks))
             rng = np.random.default_rng(args.seed)
             frames = [table_scene(faces, rng)[0] for _ in range(args.frames)]
