@@ -288,7 +288,8 @@ class CardReader:
         best_fit = (every.r_d + every.s_d) / np.where(part, PART, 1.0)
         # A candidate holding a part of a split mark competes only read surely and cleanly
         # (``_held``; see the note above ``PAIR_FIT``).
-        eligible = ~_held(groups) | ((every.odds >= SURE) & (every.loose < CLEAN))
+        held = _held(groups)
+        eligible = ~held | ((every.odds >= SURE) & (every.loose < CLEAN))
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
         taken: set[int] = set()
@@ -361,7 +362,7 @@ class CardReader:
                                                odds.tolist(), loose.tolist())
         named_of, vetoed_of, settled_of, guess_of = (confident.tolist(), vetoed.tolist(),
                                                      settled.tolist(), guess.tolist())
-        split_of = _held(groups)[pick].tolist()
+        split_of = held[pick].tolist()
         reads = []
         for j in np.flatnonzero(seen).tolist():
             known, other = codes[j] in self._code_at, others[j]
@@ -424,8 +425,7 @@ class CardReader:
         if not reads:
             return np.zeros(0, np.bool_)
         corner, across, along = self._frames(reads)
-        pts = np.round(corner[:, None] + BODY[0][None, :, None] * across[:, None]
-                       + BODY[1][None, :, None] * along[:, None])  # (reads, points, xy)
+        pts = np.round(_body(corner, across, along))  # (reads, points, xy)
         weak = np.array([r.settled or r.code is None for r in reads])
         on: NDArray[np.bool_] = felt.share(pts, outside=weak) <= OFF_CARDS
         return on
@@ -436,8 +436,7 @@ class CardReader:
         if not reads:
             return np.zeros(0, np.bool_)
         corner, across, along = self._frames(reads)
-        body = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
-                + BODY[1][None, :, None] * along[:, None])
+        body = _body(corner, across, along)
         where = np.array([r.indices[0] if r.indices else (r.center, r.right, r.down)
                           for r in reads], np.float64)  # (reads, 3, xy); unringed as placed
         width = np.array([r.width for r in reads], np.float64)[:, None, None]
@@ -506,9 +505,15 @@ def _on_felt(felt: Felt, items: Sequence[Item]) -> F64:
         return np.zeros(0, np.float64)
     quads = np.array([i.corners for i in items], np.float64)  # (items, 4, xy)
     across, along = quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]
-    pts = np.round(quads[:, None, 0] + BODY[0][None, :, None] * across[:, None]
-                   + BODY[1][None, :, None] * along[:, None])
-    return felt.share(pts, outside=True)
+    return felt.share(np.round(_body(quads[:, 0], across, along)), outside=True)
+
+
+def _body(corner: F64, across: F64, along: F64) -> F64:
+    """The points ``BODY`` of each card (N x P x xy) at ``corner`` (N x xy), its top and left
+    edges ``across`` and ``along`` (N x xy, a card's width and height long)."""
+    out: F64 = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
+                + BODY[1][None, :, None] * along[:, None])
+    return out
 
 
 def _pixels(frame: Image, points: F64) -> Image:
