@@ -10,6 +10,7 @@ command line, devices, camera) is one ``paigow: error: ...`` line and exit statu
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import logging
 import os
 import sys
@@ -45,10 +46,14 @@ _root_level: list[int] = []
 
 def start_process() -> None:
     """Set what belongs to the whole process, before numpy loads: one BLAS thread by default,
-    and glibc keeping freed frames' memory (``vision.memory``)."""
+    glibc keeping freed frames' memory (``vision.memory``), and a crash in native code (the
+    camera's OpenCV calls and compiled kernels, the serial and GPIO libraries) writing every
+    thread's Python stack to stderr before the process dies, so that the table's log says
+    where a host that died without a word was."""
     for var in THREAD_VARIABLES:
         os.environ.setdefault(var, "1")
     keep_freed_memory()
+    faulthandler.enable(file=2)  # the process's stderr, whatever sys.stderr is replaced by
 
 
 def fail(message: str) -> NoReturn:

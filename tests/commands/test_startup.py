@@ -57,6 +57,23 @@ def test_the_operator_environment_wins() -> None:
     assert _python(code, OPENBLAS_NUM_THREADS="2").split("\n")[-2] == "2 1"
 
 
+
+def test_a_crash_in_native_code_names_where_the_process_was() -> None:
+    # A fatal signal (here a real SIGSEGV) after the command started: stderr holds the stack.
+    code = ("import faulthandler\nfrom controller.commands.startup import start_process\n"
+            "def reading_a_frame():\n    faulthandler._sigsegv()\n"
+            "start_process()\nreading_a_frame()\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0
+    assert "Fatal Python error: Segmentation fault" in done.stderr
+    assert "reading_a_frame" in done.stderr
+
+
+def test_a_library_import_leaves_fault_reports_off() -> None:
+    assert _python("import faulthandler, controller.cli\nprint(faulthandler.is_enabled())"
+                   ).strip() == "False"
+
 def test_every_project_error_is_one_line_with_status_2(capsys: pytest.CaptureFixture[str],
                                                        tmp_path: Path) -> None:
     # A camera error (VisionError) from a run-alone command and from paigow alike.
