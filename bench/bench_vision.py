@@ -25,6 +25,9 @@ about ``PHOTO_CARD`` pixels wide, as the table camera sees it, and scored agains
 ``code=None`` up to the labelled cards not read right; ``phantom``, the unknown items beyond
 those (reported where no labelled card's index can be); ``missed``, the labelled cards left
 over (not found, or read wrongly).
+A calibration learns from renders drawn at random, and a few of the photos' misreads come
+and go with them: ``--calibrations N`` reads the photos again with the deck calibrated from
+seeds 1 to N-1 too, each a line, and sums them.
 
 The hold-out decks (issue 33) are public artworks the reader was never tuned on, drawn by
 ``scripts/holdout_decks.py`` (``scripts/test_assets.sh`` runs it; origins and licences in
@@ -236,17 +239,19 @@ def print_holdout(row: dict[str, object], why: bool) -> None:
             print(f"    unknown, {cause}: {n} ({100 * n / cards:.2f} %)")
 
 
-def photo_report(folder: Path) -> dict[str, object]:
-    """Calibrate from ``folder``'s faces and score its photos (see the module's docstring)."""
+def photo_report(folder: Path, seed: int = 0) -> dict[str, object]:
+    """Calibrate from ``folder``'s faces (the calibration's renders drawn from ``seed``) and
+    score its photos (see the module's docstring)."""
     faces = load_faces(folder / "faces")
     start = time.perf_counter()
     refused: str | None = None
     try:
-        deck = cached_deck("table-photos", faces, assets_dir() / "decks")
+        deck = (cached_deck("table-photos", faces, assets_dir() / "decks") if seed == 0
+                else calibrate(faces, name="table-photos", seed=seed))
     except UnusableFaces as err:
         # Measured all the same, the refused faces left out (never named, so unread).
         refused = str(err)
-        deck = calibrate(faces, name="table-photos", without=err.faces)
+        deck = calibrate(faces, name="table-photos", without=err.faces, seed=seed)
     except VisionError as err:
         return {"set": folder.name, "refused": str(err)}
     made = time.perf_counter() - start
@@ -282,7 +287,7 @@ def photo_report(folder: Path) -> dict[str, object]:
         totals.update({k: int(v) for k, v in row.items() if isinstance(v, int)})
         notes.update(i.note or "unnamed" for i in items if i.code is None)
         per_photo.append(row)
-    return {"set": folder.name, "photos": len(per_photo), "scale": scale,
+    return {"set": folder.name, "seed": seed, "photos": len(per_photo), "scale": scale,
             "calibration_s": made, "strip_codes": list(deck.strip_codes),
             "refused": refused, "left_out": sorted(set(faces) - set(deck.faces)),
             **{k: totals[k] for k in ("cards", "right", "wrong", "unknown", "phantom",
@@ -314,6 +319,19 @@ def print_photos(report: dict[str, object]) -> None:
               f"phantom {row['phantom']}")
 
 
+def print_calibrations(reports: list[dict[str, object]]) -> None:
+    """One line per calibration of the photographed deck, and their sum."""
+    for r in reports:
+        wrong = [c for row in r["per_photo"] for c in row["wrong_codes"]]  # type: ignore[attr-defined]
+        print(f"    calibration seed {r['seed']}: right {r['right']}/{r['cards']}  wrong "
+              f"{r['wrong']} {' '.join(wrong)}  unknown {r['unknown']}  missed {r['missed']}  "
+              f"phantom {r['phantom']}")
+    rights = [int(str(r["right"])) for r in reports]
+    print(f"photos over {len(reports)} calibrations: right {min(rights)}-{max(rights)} of "
+          f"{reports[0]['cards']} (mean {statistics.mean(rights):.1f}), wrong "
+          f"{sum(int(str(r['wrong'])) for r in reports)} in all")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=1000, help="frames per style")
@@ -331,10 +349,15 @@ def main() -> int:
     parser.add_argument("--photos", type=Path, default=PHOTOS,
                         help="the real photographs' folder (faces/, photos/, labels.tsv)")
     parser.add_argument("--no-photos", action="store_true", help="skip the real photographs")
+    parser.add_argument("--calibrations", type=int, default=1, metavar="N",
+                        help="read the photos with the deck calibrated N times (seeds 0 to "
+                        "N-1): which of its misreads a calibration's random renders decide")
     parser.add_argument("--holdout", nargs="+", default=[d.name for d in HOLDOUT],
                         choices=[d.name for d in HOLDOUT], help="hold-out decks to read")
     parser.add_argument("--no-holdout", action="store_true", help="skip the hold-out decks")
     args = parser.parse_args()
+    if args.calibrations < 1:
+        parser.error(f"--calibrations {args.calibrations}: must be at least 1")
     cv2.setNumThreads(1)
     keep_freed_memory()  # as the paigow command does (vision.memory)
     subprocess.run([str(ROOT / "scripts" / "test_assets.sh")], check=True)
@@ -378,8 +401,16 @@ def main() -> int:
         pass
     elif (args.photos / "labels.tsv").is_file():
         photos = photo_report(args.photos)
+        calibrations = [r for r in [photos] + [photo_report(args.photos, seed)
+                                               for seed in range(1, args.calibrations)]
+                        if "right" in r]  # a refused calibration was said by print_photos
         if not args.json:
             print_photos(photos)
+            if len(calibrations) > 1:
+                print_calibrations(calibrations)
+        photos["by_calibration"] = [
+            {k: r[k] for k in ("seed", "right", "wrong", "unknown", "missed", "phantom")}
+            for r in calibrations]
     elif not args.json:
         print(f"photos: {args.photos} absent, real photographs not measured")
     holdout: list[dict[str, object]] = []
