@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.cards.reads import Read, in_step, like_sizes, merge, stepped, table_width
+from vision.cards.reads import Read, in_step, like_sizes, merge, stepped, table_width, tens
 
 
 def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
@@ -211,3 +211,22 @@ def test_a_fine_cut_name_confirmed_by_a_plain_read_is_no_weaker() -> None:
 def test_both_indices_of_a_card_mark_it_on_top() -> None:
     merged = merge([_read("As", 100.0), _read("As", 105.0), _read("Kd", 400.0)])
     assert [(r.code, r.both) for r in merged] == [("As", True), ("Kd", False)]
+
+
+def _zero(suit: str, x: float) -> Read:
+    """A ten's "0" with its ``suit`` read as surely as a card is named: it names no card."""
+    return dataclasses.replace(_read("Kd", x), code=None, note="unsure", ten=f"T{suit}")
+
+
+@pytest.mark.parametrize(("read", "kept"), [
+    (_read("3d", 115.0, fit=0.23), None),  # the ten's other index misread, not surely
+    (_read("Td", 115.0, fit=0.23), "Td"),  # the ten itself
+    (_read("3d", 115.0), "3d"),  # read surely and cleanly: it stands
+    (_read("3d", 140.0, fit=0.23), "3d"),  # a card beyond CLASH: another card
+])
+def test_a_ten_read_by_its_zero_withdraws_another_name_at_its_place(
+        read: Read, kept: str | None) -> None:
+    out = tens([_zero("d", 100.0), read])
+    assert out[1].code == kept
+    assert out[1].note == (None if kept else "conflict")
+    assert tens([read]) == [read]  # no "0" read: as it was

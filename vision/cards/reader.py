@@ -55,6 +55,7 @@ from .reads import (
     placed,
     stepped,
     table_width,
+    tens,
 )
 from .verdict import (
     FINE_FIT,
@@ -165,7 +166,7 @@ class CardReader:
                  if ok]
         reads = [r if ok else but(r, code=None, guess=None, pair=None, note="faint")
                  for r, ok in zip(reads, self._inked(frame, reads).tolist(), strict=True)]
-        reads = merge(like_sizes(in_step(reads), self.thresholds.widths))
+        reads = merge(like_sizes(tens(in_step(reads)), self.thresholds.widths))
         if self.second_look:
             reads = self._second_look(frame, reads, felt)
         # A split mark's part read surely, then withdrawn, was most often a pattern split
@@ -363,6 +364,11 @@ class CardReader:
         named_of, vetoed_of, settled_of, guess_of = (confident.tolist(), vetoed.tolist(),
                                                      settled.tolist(), guess.tolist())
         split_of = held[pick].tolist()
+        # A ten's "0" named as surely as a card: the ten it is a part of (``reads.tens``).
+        zero = ranks.names.index(TEN_PART) if TEN_PART in ranks.names else -1
+        ten_of = [f"T{suits.names[s]}" if r == zero and named else None
+                  for r, s, named in zip(r_best.tolist(), s_best.tolist(), named_of,
+                                         strict=True)]
         reads = []
         for j in np.flatnonzero(seen).tolist():
             known, other = codes[j] in self._code_at, others[j]
@@ -373,7 +379,7 @@ class CardReader:
                               indices=((ends[j, 1], right[j], down[j]),),
                               guess=codes[j] if guess_of[j] and known else None,
                               pair=(codes[j], other) if known and other in self._code_at
-                              else None, split=split_of[j]))
+                              else None, split=split_of[j], ten=ten_of[j]))
         return reads
 
     def _second_look(self, frame: Image, reads: list[Read], felt: Felt) -> list[Read]:

@@ -69,6 +69,9 @@ class Read:
     # Read from a candidate holding a part of a split mark (``ink.find_groups``): where it
     # ends unnamed it is no card (``reader.CardReader.read``).
     split: bool = False
+    # Read as the "0" of a ten with its suit (``codes.TEN_PART``) as surely as a card is
+    # named: the ten it is a part of (``tens``). It names no card itself.
+    ten: str | None = None
 
     @property
     def weak(self) -> bool:
@@ -112,6 +115,22 @@ def placed(reads: list[Read], found: list[Read]) -> list[Read]:
 def _apart(a: Read, b: Read) -> float:
     """How far apart the centres of two reads' cards are, in the smaller card's widths."""
     return float(np.hypot(*(a.center - b.center))) / min(a.width, b.width)
+
+
+def tens(reads: list[Read]) -> list[Read]:
+    """``reads`` with each named read that is not sure (``_sure``) withdrawn ("conflict")
+    where a ten's "0" read as surely as a card is named (``Read.ten``) implies a card within
+    ``CLASH`` of its own and another name: the other index of a ten whose "1" and "0" blur
+    into one mark (a faint ten lying across the camera) may pass for another rank, and its
+    "0", read apart, says which card lies there. A sure read stands: in the bench's frames
+    no misread index is sure."""
+    parts = [r for r in reads if r.ten is not None]
+    if not parts:
+        return reads
+    return [but(r, code=None, guess=None, pair=None, note="conflict")
+            if r.code is not None and not _sure(r) and any(
+                p.ten != r.code and _apart(r, p) < CLASH for p in parts) else r
+            for r in reads]
 
 
 def like_sizes(reads: list[Read], widths: tuple[float, float]) -> list[Read]:
