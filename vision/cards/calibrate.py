@@ -128,14 +128,22 @@ def calibrate(
     twin = twin_corner(cards, link, renders)
     found = samples.collect(cards, where, limits, rng, rounds, joined)
     # A deck whose indices the renders show only split often enough splits its marks
-    # (``SPLIT_LEAST``); it learns from the marks unsplit all the same: learning from the
-    # parts too changed the reads of the photographed deck's unsplit marks, some wrongly.
-    split = bool(np.mean(found.split) >= SPLIT_LEAST) if found.split else False
-    found = found.unsplit()
+    # (``SPLIT_LEAST``); it learns from the marks unsplit all the same (but see below):
+    # learning from the parts too changed the reads of the photographed deck's unsplit
+    # marks, some wrongly. A face whose index the renders show whole too seldom
+    # (``SEEN_LEAST``) but split often enough (Dondorf's and Bonded's clubs 4-10, their
+    # small club joined to the large pip beside it) learns from its split samples: its card
+    # is read from split marks alone, so its deck splits them.
     codes = tuple(where)
+    least = rounds * SEEN_LEAST
+    whole, every = Counter(found.unsplit().codes), Counter(found.codes)
+    parted = {code for code in codes if whole[code] < least <= every[code]}
+    split = bool(parted) or (bool(np.mean(found.split) >= SPLIT_LEAST) if found.split
+                             else False)
+    found = found.unsplit(parted)
     seen = Counter(found.codes)
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
-    unseen = [code for code in codes if seen[code] < rounds * SEEN_LEAST]
+    unseen = [code for code in codes if seen[code] < least]
     if unseen:
         raise UnusableFaces(
             f"deck {name!r}: the corner index of {', '.join(unseen)} was found fewer than "
