@@ -9,7 +9,9 @@ free by opening); ``link`` joins them into groups and offers each group and its 
 parts as candidates. Glyphs printed a pixel or two apart (a small index's rank and suit,
 or the index and the pip or picture frame beside it) blur into one mark; a deck that
 meets this often (``calibrate.SPLIT_LEAST``) also offers the candidates of such marks
-split where the deeper ink parts them (``find_groups``). Every candidate gets its
+split where the deeper ink parts them (``find_groups``); calibration's samples also split
+them where their shape narrows between two solid glyphs (``Limits.necks``: a small index
+suit touching the pip beside it, as dark as ink at the neck). Every candidate gets its
 centroid, principal axis and spread from pixel moments, all computed at once with numpy.
 """
 
