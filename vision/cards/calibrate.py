@@ -140,6 +140,10 @@ def calibrate(
     parted = {code for code in codes if whole[code] < least <= every[code]}
     split = bool(parted) or (bool(np.mean(found.split) >= SPLIT_LEAST) if found.split
                              else False)
+    # Their suits are learned from the unsplit samples alone: a club cut from its pip,
+    # learned as a club, widened the club class until it took in blurred spades (bonded,
+    # ``--render real``: 6s, 8s, Ks read as clubs).
+    suited = found.unsplit()
     found = found.unsplit(parted)
     seen = Counter(found.codes)
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
@@ -166,13 +170,13 @@ def calibrate(
     # in 10 frames, so decks that part no face keep the strips they had.
     strip_templates, strip_accept = strips.learn(
         cards, strip_codes, aspect, np.random.default_rng([seed, 1]) if parted else rng)
-    rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in found.codes]
+    rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
     return Deck(
         name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split, codes=codes,
         ranks=Lda.fit(np.stack(found.ranks), rank_of),
-        suits=Lda.fit(np.stack(found.suits), suit_of),
+        suits=Lda.fit(np.stack(suited.suits), suit_of),
         fine_ranks=Lda.fit(np.stack(found.fine_ranks), rank_of),
-        fine_suits=Lda.fit(np.stack(found.fine_suits), suit_of),
+        fine_suits=Lda.fit(np.stack(suited.fine_suits), suit_of),
         offsets=np.array(offsets, np.float32), lengths=np.array(lengths, np.float32),
         strip_codes=tuple(strip_codes), strips=strip_templates, strip_accept=strip_accept,
         twin=twin,
