@@ -46,9 +46,10 @@ def test_holdout_deck_reads_a_frame_with_no_wrong_read() -> None:
 def test_a_four_corner_holdout_deck_reads_with_no_wrong_read() -> None:
     """Dondorf's deck, never looked at while the reader was built: its second index, at each
     card's top right, is placed as that corner's (``Deck.twin``), not taken for another card.
-    Its clubs 4-T, whose index joins the pip beside it, are refused by calibration and left
-    out, as the bench leaves them out. Before the four-corner reading it named 33 of 980
-    cards wrongly (``docs/benchmarks.md``)."""
+    Its clubs 4-T, whose small club joins the pip beside it, were refused by calibration;
+    4-9 are now learned from their marks parted at that neck (``ink.Limits.necks``), and the
+    faces still refused (Tc) are left out, as the bench leaves them out. Before the
+    four-corner reading it named 33 of 980 cards wrongly (``docs/benchmarks.md``)."""
     folder = deck_dir("dondorf")
     if folder is None:
         pytest.skip("hold-out deck 'dondorf' not drawn (scripts/holdout_decks.py needs apt)")

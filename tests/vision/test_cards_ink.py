@@ -27,12 +27,14 @@ from numpy.typing import NDArray
 
 from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, patch
+from vision.cards import ink as ink_module
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
 from vision.cards.ink import (
     CORE_RATIO,
     DEEP_RATIO,
     INK_RATIO,
+    Groups,
     Limits,
     _aggregate,
     _scaled,
@@ -569,3 +571,49 @@ def test_the_masks_are_their_rule_in_opencv_steps(name: str, sharpen: float, tie
     assert masks(frame, sharpen=sharpen, tied=tied).deep is None
     if tied and name == "2color-bf-frame1-tied.png":  # a glyph tied to the felt: ink outside
         assert cv2.countNonZero(cv2.bitwise_and(got.ink, cv2.bitwise_not(inside)))
+
+
+def _necked_index() -> NDArray[np.uint8]:
+    """A card's corner: a rank bar over a round suit, the suit tied to a larger round pip
+    beside it by a neck as dark as the glyphs (Dondorf's small clubs touching their pip),
+    blurred a little: one mark that the deeper ink does not part."""
+    card = np.full((90, 120, 3), 225, np.uint8)
+    cv2.rectangle(card, (30, 14), (34, 32), (30, 30, 30), -1)  # the rank: a bar
+    cv2.circle(card, (32, 42), 5, (30, 30, 30), -1)  # the suit under it
+    cv2.circle(card, (52, 46), 10, (30, 30, 30), -1)  # a pip beside the suit
+    cv2.line(card, (36, 43), (43, 44), (30, 30, 30), 2)  # the neck
+    frame = np.zeros((110, 140, 3), np.uint8)
+    frame[:] = (40, 120, 30)
+    frame[10:100, 10:130] = cv2.GaussianBlur(card, (0, 0), 0.7)
+    return frame
+
+
+def test_a_suit_tied_to_a_pip_by_a_dark_neck_is_parted_by_its_shape(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suit and the pip of ``_necked_index`` are one mark, and so is their deeper ink
+    (its neck as dark as they are): cut where its shape narrows (``ink.NECK_DEPTHS``,
+    ``Limits.necks``: calibration's samples), the mark is offered split, and a candidate of
+    the rank over the suit alone is found; it is not without the cut."""
+    frame = _necked_index()
+    found = masks(frame, deep=True)
+    assert found.deep is not None
+    assert cv2.connectedComponents(found.ink)[0] - 1 == 2  # the rank, and suit with pip
+    assert cv2.connectedComponents(found.deep)[0] - 1 == 2  # the neck is deep ink too
+    limits = Limits(sharpen=0.0, split=True, necks=True)
+    rank, suit = (42.0, 33.0), (42.0, 52.0)  # centroids in the frame
+
+    def index(groups: Groups) -> list[int]:
+        return [k for k in range(len(groups)) if groups.marks[k] == 2 and any(
+            np.abs(groups.ends[k, sense] - (rank, suit)).max() < 1.5 for sense in (0, 1))]
+
+    split = find_groups(frame, limits, found.ink, found.deep)
+    near = index(split)
+    assert near and split.mark_map is not None and split.whole is not None
+    own = [int(m) for m in split.members[near[0]] if m >= 0]
+    shown = split.mark_map.shows(own)
+    assert shown[47:57, 37:47].any() and not shown[50:62, 58:70].any()  # suit, not pip
+    monkeypatch.setattr(ink_module, "NECK_DEPTHS", ())
+    assert not index(find_groups(frame, limits, found.ink, found.deep))
+    monkeypatch.undo()  # the reader's limits do not cut necks (``Limits.necks``)
+    assert not index(find_groups(frame, Limits(sharpen=0.0, split=True), found.ink,
+                                 found.deep))

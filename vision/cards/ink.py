@@ -9,7 +9,9 @@ free by opening); ``link`` joins them into groups and offers each group and its 
 parts as candidates. Glyphs printed a pixel or two apart (a small index's rank and suit,
 or the index and the pip or picture frame beside it) blur into one mark; a deck that
 meets this often (``calibrate.SPLIT_LEAST``) also offers the candidates of such marks
-split where the deeper ink parts them (``find_groups``). Every candidate gets its
+split where the deeper ink parts them (``find_groups``); calibration's samples also split
+them where their shape narrows between two solid glyphs (``Limits.necks``: a small index
+suit touching the pip beside it, as dark as ink at the neck). Every candidate gets its
 centroid, principal axis and spread from pixel moments, all computed at once with numpy.
 """
 
@@ -53,6 +55,19 @@ SHARPEN_SIGMA = 1.0
 # the hold-out decks' merged indices measure 0.6-0.78 of the white, the strokes of their
 # glyphs mostly below 0.5 (``docs/benchmarks.md``, hold-out decks).
 DEEP_RATIO = 0.6
+# A glyph printed touching another (the small club of an index and the large pip beside it,
+# Dondorf's and Bonded's clubs 4-10) is tied to it by a neck as dark as ink, which the deeper
+# ink does not part: it is parted by its shape instead (``_necks``). The deeper ink eroded by
+# a disk of NECK_DEPTHS pixels' radius keeps the solid glyphs' cores (pips, index suits) and
+# loses the thin strokes (ranks, frames) and the necks narrower than the disk; a mark holding
+# two or more such cores at the shallowest depth that parts it is cut where the cores, grown
+# back through its ink, meet. Depth 1 parts the necks of sharp renders, 2 those the blur of
+# a training sheet widens (crops of Dondorf's 6c in training sheets 86-165 px wide parted at
+# 1 or 2 in four of six; at 3 a small index suit 90 px wide left no core).
+NECK_DEPTHS = (1, 2)
+# A core of fewer than NECK_CORE pixels is none: a stroke's bulge or a serif left by the
+# erosion, no glyph (an index suit's core on a card 86 px wide is over 6).
+NECK_CORE = 4
 # The candidates that hold a part of a split mark are made of the marks about it: within
 # NEAR_PART times its size, two joins' reach (``link.ALONG``) and a glyph between.
 NEAR_PART = 2.0
@@ -71,6 +86,11 @@ class Limits:
     link: float = LINK  # each deck learns its own (``calibrate.choose_link``)
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``calibrate.choose_sharpen``)
     split: bool = False  # offer marks split by the deeper ink (``find_groups``; ``calibrate``)
+    # Cut the deeper ink at its necks too (``NECK_DEPTHS``): calibration's samples only
+    # (``samples.collect``). In the reader it cost Dondorf 29 right reads of 490 (10 frames,
+    # seed 2026: 441 without, 412 with, the same deck), the parts of glyphs it cut taking
+    # their marks from the whole candidates, and the cards it parts are read without it.
+    necks: bool = False
     elongation: tuple[float, float] = (1.25, 7.0)
 
 
@@ -257,8 +277,10 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     stats = measures.stats
     big = np.flatnonzero((stats[:, 2] > limits.mark_max) | (stats[:, 3] > limits.mark_max))
     big = big[big > 0]
-    # The parts of the deeper ink, and the marks they split, found before the opening
-    # relabels the large marks' pieces.
+    # The parts of the deeper ink (cut at the necks its shape shows where ``limits.necks``),
+    # and the marks they split, found before the opening relabels the large marks' pieces.
+    if deep is not None and limits.necks:
+        deep = _necks(labels, stats, deep, limits)
     parts = None if deep is None else _parts(labels, count, big, deep, limits)
     first = count
     origin = np.zeros(0, np.int64)
@@ -404,6 +426,85 @@ def _holders(labels, deep, stats):  # type: ignore[no-untyped-def]
                 out[d] = labels[y, c]
                 break
     return out
+
+
+def _necks(labels: NDArray[np.int32], marks: NDArray[np.int32], deep: Image, limits: Limits
+           ) -> Image:
+    """The ``deep`` ink cut where its shape narrows between two solid glyphs
+    (``NECK_DEPTHS``): per ink mark (``labels``), the cores the deep ink eroded at the
+    shallowest depth leaves two or more of (``NECK_CORE`` pixels or more), grown back through
+    the mark's deep ink, each pixel to the core it is nearest to (step by step); where two
+    grown cores touch, the pixels on both sides are cleared. A mark with fewer cores is left
+    as it is, and so is a large mark (``Limits.mark_max``: a picture, cut by ``opened``).
+    ``marks``: the marks' label statistics."""
+    out = deep.copy()
+    done = np.flatnonzero((marks[:, 2] > limits.mark_max) | (marks[:, 3] > limits.mark_max))
+    for depth in NECK_DEPTHS:
+        disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * depth + 1, 2 * depth + 1))
+        count, cores, measures = label(np.asarray(cv2.erode(deep, disk), np.uint8))
+        if count <= 2:
+            continue
+        stats = measures.stats
+        holder = _holders(labels, cores, stats)
+        solid = stats[:, 4] >= NECK_CORE
+        solid[0] = False
+        n = np.bincount(holder[solid], minlength=len(marks))
+        n[0] = 0
+        n[done] = 0  # parted at a shallower depth
+        necked = np.flatnonzero(n >= 2)
+        if len(necked) == 0:
+            continue
+        _cut(labels, marks, deep, cores, stats, holder, solid, necked, out)
+        done = np.concatenate([done, necked])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _cut(labels, marks, deep, cores, stats, holder, solid, necked, out):  # type: ignore[no-untyped-def]
+    """Grow the ``solid`` cores (labels of ``cores``, statistics ``stats``) of each of the
+    ``necked`` marks (labels of ``labels``, statistics ``marks``) through its ``deep`` ink,
+    breadth first, and clear in ``out`` the pixels where two grown cores touch
+    (``_necks``)."""
+    for k in necked:
+        x0, y0 = marks[k, 0], marks[k, 1]
+        x1, y1 = x0 + marks[k, 2], y0 + marks[k, 3]
+        owner = np.zeros((y1 - y0, x1 - x0), np.int32)
+        queue = np.empty(((y1 - y0) * (x1 - x0), 2), np.int64)
+        tail = 0
+        for c in range(1, len(stats)):
+            if not solid[c] or holder[c] != k:
+                continue
+            for y in range(stats[c, 1], stats[c, 1] + stats[c, 3]):
+                for x in range(stats[c, 0], stats[c, 0] + stats[c, 2]):
+                    if cores[y, x] == c:
+                        owner[y - y0, x - x0] = c
+                        queue[tail, 0], queue[tail, 1] = y, x
+                        tail += 1
+        head = 0
+        while head < tail:
+            y, x = queue[head, 0], queue[head, 1]
+            head += 1
+            mine = owner[y - y0, x - x0]
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    v, u = y + dy, x + dx
+                    if (y0 <= v < y1 and x0 <= u < x1 and owner[v - y0, u - x0] == 0
+                            and deep[v, u] and labels[v, u] == k):
+                        owner[v - y0, u - x0] = mine
+                        queue[tail, 0], queue[tail, 1] = v, u
+                        tail += 1
+        for y in range(y0, y1):
+            for x in range(x0, x1):
+                mine = owner[y - y0, x - x0]
+                if mine == 0:
+                    continue
+                for dy in (-1, 0, 1):
+                    for dx in (-1, 0, 1):
+                        v, u = y + dy, x + dx
+                        if y0 <= v < y1 and x0 <= u < x1:
+                            other = owner[v - y0, u - x0]
+                            if other != 0 and other != mine:
+                                out[y, x] = 0
 
 
 def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int

@@ -15,6 +15,7 @@ shows no "0" beside it and passes for a seven.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -56,9 +57,10 @@ class Samples:
     fine_suits: list[F32]
     split: list[bool]  # the sample's group holds a part of a split mark (``ink.find_groups``)
 
-    def unsplit(self) -> Samples:
-        """The samples whose group holds no part of a split mark."""
-        keep = [k for k, s in enumerate(self.split) if not s]
+    def unsplit(self, parted: Collection[str] = ()) -> Samples:
+        """The samples whose group holds no part of a split mark, and those of the faces
+        ``parted`` (codes) whose does."""
+        keep = [k for k, s in enumerate(self.split) if not s or self.codes[k] in parted]
         return Samples(*([getattr(self, f)[k] for k in keep] for f in (
             "codes", "ranks", "suits", "offsets", "lengths", "fine_ranks", "fine_suits",
             "split")))
@@ -95,7 +97,10 @@ def _sheet(
     # ``ink.masks``) is left out, as an index near a card on top is (``_covered``). Learning
     # from them too left more reads unsure and more wrong (``docs/benchmarks.md``).
     found = masks(image, tied=False, sharpen=limits.sharpen, deep=True)
-    every = find_groups(image, limits, found.ink, found.deep)
+    # Marks are split at their necks too (``ink.Limits.necks``): a face whose index joins
+    # the pip beside it by a neck as dark as ink (Dondorf's and Bonded's clubs 4-10) is
+    # found split, so learned (``calibrate``), and read from the candidates the reader has.
+    every = find_groups(image, dataclasses.replace(limits, necks=True), found.ink, found.deep)
     # Learn cards from whole groups; a face whose index joins a pip printed close to it (the
     # small ranks of many real decks; ``joined``) from the group's part that is the index,
     # as the reader offers it (``link.candidates``), where no whole group lies at its index.
