@@ -161,15 +161,7 @@ def calibrate(
         mine = [i for i, c in enumerate(found.codes) if c == code]
         offsets.append(np.median([found.offsets[i] for i in mine], axis=0))
         lengths.append(float(np.median([found.lengths[i] for i in mine])))
-    # A deck with parted faces draws its edge strips from a stream of their own, not from
-    # where the samples left the generator (which moves with the number of faces learned).
-    # This is a draw, not a fix: strip templates are noisy, and with the generator as the
-    # samples left it Dondorf's joker strip took a covered 2d whose split read was just too
-    # loose to count (bench frame 0, seed 2026); from six streams of their own none did in
-    # frames 0-1. Drawing every deck's strips so cost the test styles one covered joker each
-    # in 10 frames, so decks that part no face keep the strips they had.
-    strip_templates, strip_accept = strips.learn(
-        cards, strip_codes, aspect, np.random.default_rng([seed, 1]) if parted else rng)
+    strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
     return Deck(
         name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split, codes=codes,
