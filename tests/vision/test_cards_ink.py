@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from tests.vision.conftest import deck, faces, golden
-from vision.cards import CardReader, patch
-from vision.cards import ink as ink_module
+from vision.cards import CardReader, parting, patch
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
 from vision.cards.ink import (
@@ -591,7 +590,7 @@ def _necked_index() -> NDArray[np.uint8]:
 def test_a_suit_tied_to_a_pip_by_a_dark_neck_is_parted_by_its_shape(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The suit and the pip of ``_necked_index`` are one mark, and so is their deeper ink
-    (its neck as dark as they are): cut where its shape narrows (``ink.NECK_DEPTHS``,
+    (its neck as dark as they are): cut where its shape narrows (``parting.NECK_DEPTHS``,
     ``Limits.necks``: calibration's samples), the mark is offered split, and a candidate of
     the rank over the suit alone is found; it is not without the cut."""
     frame = _necked_index()
@@ -612,7 +611,7 @@ def test_a_suit_tied_to_a_pip_by_a_dark_neck_is_parted_by_its_shape(
     own = [int(m) for m in split.members[near[0]] if m >= 0]
     shown = split.mark_map.shows(own)
     assert shown[47:57, 37:47].any() and not shown[50:62, 58:70].any()  # suit, not pip
-    monkeypatch.setattr(ink_module, "NECK_DEPTHS", ())
+    monkeypatch.setattr(parting, "NECK_DEPTHS", ())
     assert not index(find_groups(frame, limits, found.ink, found.deep))
     monkeypatch.undo()  # the reader's limits do not cut necks (``Limits.necks``)
     assert not index(find_groups(frame, Limits(sharpen=0.0, split=True), found.ink,

@@ -28,6 +28,8 @@ from numpy.typing import NDArray
 
 from .link import LINK, candidates, link_marks, shape
 from .measure import clear_reaching, filled, label, opened
+from .parting import markish, near, necks
+from .parting import parts as parts_of
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -55,22 +57,6 @@ SHARPEN_SIGMA = 1.0
 # the hold-out decks' merged indices measure 0.6-0.78 of the white, the strokes of their
 # glyphs mostly below 0.5 (``docs/benchmarks.md``, hold-out decks).
 DEEP_RATIO = 0.6
-# A glyph printed touching another (the small club of an index and the large pip beside it,
-# Dondorf's and Bonded's clubs 4-10) is tied to it by a neck as dark as ink, which the deeper
-# ink does not part: it is parted by its shape instead (``_necks``). The deeper ink eroded by
-# a disk of NECK_DEPTHS pixels' radius keeps the solid glyphs' cores (pips, index suits) and
-# loses the thin strokes (ranks, frames) and the necks narrower than the disk; a mark holding
-# two or more such cores at the shallowest depth that parts it is cut where the cores, grown
-# back through its ink, meet. Depth 1 parts the necks of sharp renders, 2 those the blur of
-# a training sheet widens (crops of Dondorf's 6c in training sheets 86-165 px wide parted at
-# 1 or 2 in four of six; at 3 a small index suit 90 px wide left no core).
-NECK_DEPTHS = (1, 2)
-# A core of fewer than NECK_CORE pixels is none: a stroke's bulge or a serif left by the
-# erosion, no glyph (an index suit's core on a card 86 px wide is over 6).
-NECK_CORE = 4
-# The candidates that hold a part of a split mark are made of the marks about it: within
-# NEAR_PART times its size, two joins' reach (``link.ALONG``) and a glyph between.
-NEAR_PART = 2.0
 
 
 @dataclass(frozen=True)
@@ -86,7 +72,7 @@ class Limits:
     link: float = LINK  # each deck learns its own (``calibrate.choose_link``)
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``calibrate.choose_sharpen``)
     split: bool = False  # offer marks split by the deeper ink (``find_groups``; ``calibrate``)
-    # Cut the deeper ink at its necks too (``NECK_DEPTHS``): calibration's samples only
+    # Cut the deeper ink at its necks too (``parting.NECK_DEPTHS``): calibration's samples only
     # (``samples.collect``). In the reader it cost Dondorf 29 right reads of 490 (10 frames,
     # seed 2026: 441 without, 412 with, the same deck), the parts of glyphs it cut taking
     # their marks from the whole candidates, and the cards it parts are read without it.
@@ -259,7 +245,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     default it is found as ``limits`` say, sharpened or not). ``deep``: the ink darker than
     ``DEEP_RATIO`` of the white (``Masks.deep``; found with the ink by default where
     ``limits.split``): a mark it splits in two or more parts of a mark's size, or a large
-    mark it splits at all, is offered split too: the candidates that hold a part (``_parts``)
+    mark it splits at all, is offered split too: the candidates that hold a part (``parting.parts``)
     of the marks with those marks replaced by their parts. None is where no ``deep`` is.
 
     The parts compete with the mark split for the reader (``Groups.whole``), and a
@@ -280,8 +266,8 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     # The parts of the deeper ink (cut at the necks its shape shows where ``limits.necks``),
     # and the marks they split, found before the opening relabels the large marks' pieces.
     if deep is not None and limits.necks:
-        deep = _necks(labels, stats, deep, limits)
-    parts = None if deep is None else _parts(labels, count, big, deep, limits)
+        deep = necks(labels, stats, deep, limits)
+    parts = None if deep is None else parts_of(labels, count, big, deep, limits)
     first = count
     origin = np.zeros(0, np.int64)
     if len(big):
@@ -293,7 +279,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         stats = measures.stats
     cut = np.arange(count) >= first
     x, y, w, h = (stats[:, i] for i in range(4))
-    keep = _markish(stats, limits)
+    keep = markish(stats, limits)
     keep[0] = False
     marks = np.flatnonzero(keep)
     if len(marks) == 0:
@@ -315,7 +301,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         was = np.concatenate([np.arange(first), origin])
         ps = parts.stats
         # The marks kept as they are, those near enough a part to be of its candidates.
-        mine = np.flatnonzero(~split[was[marks]] & _near(stats[marks], ps))
+        mine = np.flatnonzero(~split[was[marks]] & near(stats[marks], ps))
         x2 = np.concatenate([x[marks][mine], ps[:, 0]])
         y2 = np.concatenate([y[marks][mine], ps[:, 1]])
         w2 = np.concatenate([w[marks][mine], ps[:, 2]])
@@ -353,158 +339,6 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         & (groups.major >= limits.mark_min * 0.6)
     )
     return groups.take(ok)
-
-
-@numba.njit(cache=True, nogil=True)
-def _near(boxes, parts):  # type: ignore[no-untyped-def]
-    """Which ``boxes`` (rows of label statistics) lie within ``NEAR_PART`` times a part's
-    size of one of the ``parts`` (the same)."""
-    out = np.zeros(len(boxes), np.bool_)
-    for j in range(len(parts)):
-        px, py, pw, ph = parts[j, 0], parts[j, 1], parts[j, 2], parts[j, 3]
-        reach = max(pw, ph) * NEAR_PART
-        for i in range(len(boxes)):
-            bx, by, bw, bh = boxes[i, 0], boxes[i, 1], boxes[i, 2], boxes[i, 3]
-            gap = max(max(px - bx - bw, bx - px - pw), max(py - by - bh, by - py - ph))
-            if gap <= reach:
-                out[i] = True
-    return out
-
-
-def _markish(stats: NDArray[np.int32], limits: Limits) -> NDArray[np.bool_]:
-    """Which components (rows of label statistics) are of a mark's size."""
-    h, w, area = stats[:, 3], stats[:, 2], stats[:, 4]
-    out: NDArray[np.bool_] = ((h >= limits.mark_min) & (h <= limits.mark_max)
-                              & (w <= limits.mark_max) & (area >= limits.area_min))
-    return out
-
-
-class Parts(NamedTuple):
-    """The parts of the deeper ink that split marks (``_parts``): their labels in ``image``
-    (the deeper ink's components), statistics and moments, the ink label each lies in
-    (``holder``), the ink labels split (``split``) and each deep component's ink label
-    (``ink``)."""
-
-    image: NDArray[np.int32]
-    labels: NDArray[np.int64]
-    stats: NDArray[np.int32]
-    moments: F64
-    holder: NDArray[np.int64]
-    split: NDArray[np.int64]
-    ink: NDArray[np.int64]
-
-
-def _parts(labels: NDArray[np.int32], count: int, big: NDArray[np.int64], deep: Image,
-           limits: Limits) -> Parts:
-    """The components of the ``deep`` ink of a mark's size (``_markish``) that split the ink
-    marks (``labels``, ``count`` of them): two or more in one mark, or any in a large mark
-    (``big``: those the opening cuts), where a glyph joins a hairline by a faint neck."""
-    _, image, measures = label(deep)
-    holder = _holders(labels, image, measures.stats)
-    sized = _markish(measures.stats, limits)
-    sized[0] = False
-    large = np.zeros(count, np.bool_)
-    large[big] = True
-    n = np.bincount(holder[sized], minlength=count)
-    splits = (n >= 2) | ((n >= 1) & large)
-    splits[0] = False
-    chosen = np.flatnonzero(sized & splits[holder])
-    return Parts(image, chosen, measures.stats[chosen], measures.moments[chosen],
-                 holder[chosen], np.flatnonzero(splits), holder)
-
-
-@numba.njit(cache=True, nogil=True)
-def _holders(labels, deep, stats):  # type: ignore[no-untyped-def]
-    """The label of ``labels`` under each component of ``deep`` (labels; 0 for the
-    background): under its first pixel in its box's top row. Deep ink is ink, so a deep
-    component lies inside one ink component."""
-    out = np.zeros(len(stats), np.int64)
-    for d in range(1, len(stats)):
-        x, y, w = stats[d, 0], stats[d, 1], stats[d, 2]
-        for c in range(x, x + w):
-            if deep[y, c] == d:
-                out[d] = labels[y, c]
-                break
-    return out
-
-
-def _necks(labels: NDArray[np.int32], marks: NDArray[np.int32], deep: Image, limits: Limits
-           ) -> Image:
-    """The ``deep`` ink cut where its shape narrows between two solid glyphs
-    (``NECK_DEPTHS``): per ink mark (``labels``), the cores the deep ink eroded at the
-    shallowest depth leaves two or more of (``NECK_CORE`` pixels or more), grown back through
-    the mark's deep ink, each pixel to the core it is nearest to (step by step); where two
-    grown cores touch, the pixels on both sides are cleared. A mark with fewer cores is left
-    as it is, and so is a large mark (``Limits.mark_max``: a picture, cut by ``opened``).
-    ``marks``: the marks' label statistics."""
-    out = deep.copy()
-    done = np.flatnonzero((marks[:, 2] > limits.mark_max) | (marks[:, 3] > limits.mark_max))
-    for depth in NECK_DEPTHS:
-        disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * depth + 1, 2 * depth + 1))
-        count, cores, measures = label(np.asarray(cv2.erode(deep, disk), np.uint8))
-        if count <= 2:
-            continue
-        stats = measures.stats
-        holder = _holders(labels, cores, stats)
-        solid = stats[:, 4] >= NECK_CORE
-        solid[0] = False
-        n = np.bincount(holder[solid], minlength=len(marks))
-        n[0] = 0
-        n[done] = 0  # parted at a shallower depth
-        necked = np.flatnonzero(n >= 2)
-        if len(necked) == 0:
-            continue
-        _cut(labels, marks, deep, cores, stats, holder, solid, necked, out)
-        done = np.concatenate([done, necked])
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
-def _cut(labels, marks, deep, cores, stats, holder, solid, necked, out):  # type: ignore[no-untyped-def]
-    """Grow the ``solid`` cores (labels of ``cores``, statistics ``stats``) of each of the
-    ``necked`` marks (labels of ``labels``, statistics ``marks``) through its ``deep`` ink,
-    breadth first, and clear in ``out`` the pixels where two grown cores touch
-    (``_necks``)."""
-    for k in necked:
-        x0, y0 = marks[k, 0], marks[k, 1]
-        x1, y1 = x0 + marks[k, 2], y0 + marks[k, 3]
-        owner = np.zeros((y1 - y0, x1 - x0), np.int32)
-        queue = np.empty(((y1 - y0) * (x1 - x0), 2), np.int64)
-        tail = 0
-        for c in range(1, len(stats)):
-            if not solid[c] or holder[c] != k:
-                continue
-            for y in range(stats[c, 1], stats[c, 1] + stats[c, 3]):
-                for x in range(stats[c, 0], stats[c, 0] + stats[c, 2]):
-                    if cores[y, x] == c:
-                        owner[y - y0, x - x0] = c
-                        queue[tail, 0], queue[tail, 1] = y, x
-                        tail += 1
-        head = 0
-        while head < tail:
-            y, x = queue[head, 0], queue[head, 1]
-            head += 1
-            mine = owner[y - y0, x - x0]
-            for dy in (-1, 0, 1):
-                for dx in (-1, 0, 1):
-                    v, u = y + dy, x + dx
-                    if (y0 <= v < y1 and x0 <= u < x1 and owner[v - y0, u - x0] == 0
-                            and deep[v, u] and labels[v, u] == k):
-                        owner[v - y0, u - x0] = mine
-                        queue[tail, 0], queue[tail, 1] = v, u
-                        tail += 1
-        for y in range(y0, y1):
-            for x in range(x0, x1):
-                mine = owner[y - y0, x - x0]
-                if mine == 0:
-                    continue
-                for dy in (-1, 0, 1):
-                    for dx in (-1, 0, 1):
-                        v, u = y + dy, x + dx
-                        if y0 <= v < y1 and x0 <= u < x1:
-                            other = owner[v - y0, u - x0]
-                            if other != 0 and other != mine:
-                                out[y, x] = 0
 
 
 def _mark_map(labels: NDArray[np.int32], marks: NDArray[np.int64], count: int
