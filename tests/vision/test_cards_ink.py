@@ -29,6 +29,7 @@ from tests.vision.conftest import deck, faces, golden
 from vision.cards import CardReader, parting, patch
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
+from vision.cards.ground import on_cards
 from vision.cards.ink import (
     CORE_RATIO,
     DEEP_RATIO,
@@ -136,7 +137,7 @@ def test_the_felt_is_told_from_marks_its_edge_lines_touch() -> None:
 def test_a_read_must_imply_a_card_off_the_felt() -> None:
     """At most a tenth of a read card's points may lie on the felt. Out of the frame counts
     as felt for a read named only by the fine cut, not for a plain read."""
-    card_reader = CardReader(deck("2color"))
+    aspect = deck("2color").aspect
     felt = Felt(_paper())
     # over the pip tied to the felt by an edge line
     plain = Read("As", 1.0, np.array([130.0, 140.0]), np.array([1.0, 0.0]),
@@ -146,13 +147,13 @@ def test_a_read_must_imply_a_card_off_the_felt() -> None:
         # two fifths of it over the felt around the cards, or a quarter on the band of felt
         away = [dataclasses.replace(r, center=np.array(c)) for c in ([340.0, 140.0],
                                                                       [130.0, 240.0])]
-        assert card_reader._on_cards(felt, [r, *away]).tolist() == [True, False, False]
+        assert on_cards(felt, [r, *away], aspect).tolist() == [True, False, False]
     # half out of the frame (the rest on the cards): a plain read stands, a settled one not
     frame = Felt(np.full((400, 400), 255, np.uint8))
     edge = np.array([5.0, 200.0])
     at_edge = [dataclasses.replace(r, center=edge) for r in (plain, settled)]
-    assert card_reader._on_cards(frame, at_edge).tolist() == [True, False]
-    assert card_reader._on_cards(frame, []).shape == (0,)
+    assert on_cards(frame, at_edge, aspect).tolist() == [True, False]
+    assert on_cards(frame, [], aspect).shape == (0,)
 
 
 def test_a_card_read_where_the_felt_lies_is_withdrawn() -> None:

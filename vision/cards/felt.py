@@ -23,7 +23,7 @@ Image = NDArray[np.uint8]
 SHRINK = 2  # found at this fraction of the frame's size (half: four times fewer pixels)
 OPEN = 4  # pixels at that size: wider than a card's edge line, narrower than the felt between
 # Paper is white, whatever the light: its darkest channel is at least GREY of its brightest
-# (``reader.PAPER_GREY``, the same measure; the cards' paper measures 0.82 and more in real
+# (``ground.PAPER_GREY``, the same measure; the cards' paper measures 0.82 and more in real
 # photographs and renders). A table as light as the cards' paper, a pale wood or laminate,
 # is paper by brightness alone (``ink.dark_and_paper``); by its colour it is not, and it is
 # the felt here.

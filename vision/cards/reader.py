@@ -15,9 +15,9 @@ rank or suit as surely as a read must be (``verdict.against``). A read sure but 
 that cut does not withdraw either, and a close call that cut names fairly surely, are named
 only where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
 ``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
-(``felt``) is withdrawn (``_on_cards``); one that implies a card where no white paper lies
-(a wooden table, a card's back) is dropped (``_on_paper``), and one whose index is not dark
-as ink is unknown, "faint" (``_inked``). The reads become one per card (``reads.merge``).
+(``felt``) is withdrawn (``ground.on_cards``); one that implies a card where no white paper lies
+(a wooden table, a card's back) is dropped (``ground.on_paper``), and one whose index is not dark
+as ink is unknown, "faint" (``ground.inked``). The reads become one per card (``reads.merge``).
 The empty places of spreads are then read again with ink found another way (``slots``). An
 unsure read that is surely one of two cards is named the one not read elsewhere
 (``PAIR_FIT``, ``reads.eliminate``). Faces without an index are sought by ``strips``.
@@ -37,6 +37,7 @@ from .corners import follow
 from .corners import place as by_corner
 from .deck import Deck
 from .felt import Felt
+from .ground import OFF_CARDS, card_frames, inked, on_cards, on_paper, strip_on_felt
 from .ink import Groups, Limits, find_groups, masks
 from .pyramid import Pyramid
 from .reads import (
@@ -74,12 +75,6 @@ F64 = NDArray[np.float64]
 # fits this much worse in the competition for marks (see _match): the ten's own group, "1"
 # and all, should win it.
 PART = 0.6
-# A read named (or guessed) must imply a card lying on cards (see _on_cards): no more than
-# OFF_CARDS of the points BODY (a 5 x 8 grid a fifth of a card inside its edges, as an index
-# places its card to a tenth or so) may fall on the felt (``felt``): it withdraws cards read
-# where no card lies, and spares the right reads (``docs/benchmarks.md``).
-BODY = tuple(a.ravel() for a in np.meshgrid(np.linspace(0.2, 0.8, 5), np.linspace(0.15, 0.85, 8)))
-OFF_CARDS = 0.1
 # A read sure enough (``Thresholds.odds``) but looser than ``Thresholds.typical``, no looser
 # than IN_STEP_FIT, and not withdrawn by the fine cut (``verdict.against``) keeps its name
 # as a guess, which it is given where its index lies as a spread lays it beside a card named
@@ -99,42 +94,12 @@ IN_STEP_FIT = 1.0
 # fit and the weakest lead of any such read that named a card wrongly (figures in
 # ``docs/benchmarks.md``).
 PAIR_FIT, PAIR_ODDS = 0.4, 15.0
-# A card is printed on white paper, whatever the colour of the light: a read is kept only
-# where the paper it implies is near grey, its darkest channel at least PAPER_GREY of its
-# brightest (``_on_paper``), at the brighter of two places: the card's body (``BODY``) and
-# the ring RING around its index (the index shows, so the paper around it shows, though a
-# card on top may hide the body; a card's picture may fill the body). At each the brighter
-# half of the points in the frame is taken (the paper, not the ink), and their median. The
-# paper of the photographed deck's 52 faces, each cut from a photo of warm or dim light,
-# measures 0.82-0.98; its cards read right in those photos 0.82 and more, the rendered
-# decks' 0.85 and more; a wooden table or floor, where most phantom items and wrong reads
-# on those photos lay, 0.5-0.71 (figures in ``docs/benchmarks.md``). A read not on paper
-# names no card and is no card: it is dropped, not reported unknown.
-PAPER_GREY = 0.75
-# And the ring about an index is mostly paper (its ink fills less than half of it): the
-# median of all its points is at least RING_GREY grey. The rendered decks' reads measure
-# 0.65 and more, the photos' right reads 0.73 and more; a read in the lattice of a card's
-# back, its brighter half the back's white border, passed ``PAPER_GREY`` without it
-# (``tests/vision/test_cards_not_cards.py``).
-RING_GREY = 0.6
-# An index is printed in ink: a read is named only where the darkest of its index (the
-# INK_SHARE darkest of the points INDEX, the darkest channel) is at most INK_DEPTH of its
-# paper (the points' upper quartile): else it is unknown, "faint" (``_inked``). The rendered
-# decks' reads measure at most 0.39 (blur and all), the photographed cards read right 0.26
-# and less but for one in fifty; the grain of a wooden floor under glare, read as a queen,
-# 0.8. Half is far from both.
-INK_DEPTH, INK_SHARE = 0.5, 0.02
 # Notes of reads withdrawn for the card they imply, not reported (``CardReader.read``): a
 # card's back, a chip's rim, the grain of a table, read as an index of the wrong size or
 # off the cards; nothing of a real card was ever read only so (figures in
 # ``docs/benchmarks.md``).
 OFF_CARDS_NOTE = "off cards"
 WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
-INDEX = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.08, 0.08, 11),
-                                             np.linspace(-0.22, 0.06, 19)))  # as ``RING``
-RING = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.1, 0.1, 5),
-                                            np.linspace(-0.25, 0.1, 6)))  # card widths:
-# across and down from the suit's centroid, over the rank and suit and the paper about them
 
 
 class CardReader:
@@ -158,14 +123,15 @@ class CardReader:
         felt = Felt(paper, frame)
         groups = self._candidates(find_groups(frame, self.limits, ink, deep))
         reads = self._by_size(Pyramid(frame), groups)
-        reads = by_corner(reads, self.deck.twin, lambda rs: self._on_cards(felt, rs))
+        aspect = self.deck.aspect
+        reads = by_corner(reads, self.deck.twin, lambda rs: on_cards(felt, rs, aspect))
         reads = [r if on or (r.code is None and r.guess is None)
                  else but(r, code=None, guess=None, pair=None, note=OFF_CARDS_NOTE)
-                 for r, on in zip(reads, self._on_cards(felt, reads).tolist(), strict=True)]
-        reads = [r for r, ok in zip(reads, self._on_paper(frame, reads).tolist(), strict=True)
+                 for r, on in zip(reads, on_cards(felt, reads, aspect).tolist(), strict=True)]
+        reads = [r for r, ok in zip(reads, on_paper(frame, reads, aspect).tolist(), strict=True)
                  if ok]
         reads = [r if ok else but(r, code=None, guess=None, pair=None, note="faint")
-                 for r, ok in zip(reads, self._inked(frame, reads).tolist(), strict=True)]
+                 for r, ok in zip(reads, inked(frame, reads).tolist(), strict=True)]
         reads = merge(like_sizes(tens(in_step(reads)), self.thresholds.widths))
         if self.second_look:
             reads = self._second_look(frame, reads, felt)
@@ -176,7 +142,8 @@ class CardReader:
         found = strips.find(frame, self.deck.strip_codes, self.deck.strips,
                             self.deck.strip_accept, self.deck.aspect, items,
                             [r.both for r in reads])
-        items += [i for i, on in zip(found, _on_felt(felt, found) <= OFF_CARDS, strict=True)
+        items += [i for i, on in zip(found, strip_on_felt(felt, found) <= OFF_CARDS,
+                                     strict=True)
                   if on]
         # A read withdrawn for the card it implies (too big or small for this table's
         # cards, or lying on the felt) told the strips where something lies; it names no
@@ -385,14 +352,14 @@ class CardReader:
     def _second_look(self, frame: Image, reads: list[Read], felt: Felt) -> list[Read]:
         """``reads`` with the cards found at the empty places of spreads (``slots``): each
         read surely (``SURE``), a spread's step from the card beside its place (``stepped``),
-        on cards (``_on_cards``), where no card is named, and of a name not yet read
+        on cards (``ground.on_cards``), where no card is named, and of a name not yet read
         (``reads.placed``)."""
         if not reads:
             return reads
         rights = np.array([r.right for r in reads])
         downs = np.array([r.down for r in reads])
         widths = np.array([r.width for r in reads])
-        corners = self._frames(reads)[0]
+        corners = card_frames(reads, self.deck.aspect)[0]
         named = np.array([r.code is not None for r in reads])
         empty = slots.empty(felt, corners, rights, downs, widths, self.deck.aspect, named,
                             np.array([r.both for r in reads]))
@@ -419,81 +386,13 @@ class CardReader:
             n = follow(n, r, self.deck.twin)  # a four-corner deck's index: its corner
             if n.code is not None and n.odds >= SURE and stepped(n, r, beside=True):
                 found.append(n)
-        return placed(reads, [n for n, on in zip(found, self._on_cards(felt, found).tolist(),
-                                                 strict=True) if on])
-
-    def _on_cards(self, felt: Felt, reads: Sequence[Read]) -> NDArray[np.bool_]:
-        """Whether the card each read implies lies on cards: on the ``felt`` at no more than
-        ``OFF_CARDS`` of the points ``BODY`` (a pip, or a glyph cut by the edge of a card on
-        top, read as an index may imply a card reaching onto the felt). Points out of the
-        frame count as felt for a read named only by the fine cut or as a guess, not for a
-        plain read: a card at the frame's edge is read by its index."""
-        if not reads:
-            return np.zeros(0, np.bool_)
-        corner, across, along = self._frames(reads)
-        pts = np.round(_body(corner, across, along))  # (reads, points, xy)
-        weak = np.array([r.settled or r.code is None for r in reads])
-        on: NDArray[np.bool_] = felt.share(pts, outside=weak) <= OFF_CARDS
-        return on
-
-    def _on_paper(self, frame: Image, reads: Sequence[Read]) -> NDArray[np.bool_]:
-        """Whether each read lies on white paper (``PAPER_GREY``): its card's body or the
-        ring about its index."""
-        if not reads:
-            return np.zeros(0, np.bool_)
-        corner, across, along = self._frames(reads)
-        body = _body(corner, across, along)
-        where = np.array([r.indices[0] if r.indices else (r.center, r.right, r.down)
-                          for r in reads], np.float64)  # (reads, 3, xy); unringed as placed
-        width = np.array([r.width for r in reads], np.float64)[:, None, None]
-        ring = where[:, None, 0] + width * (RING[0][None, :, None] * where[:, None, 1]
-                                            + RING[1][None, :, None] * where[:, None, 2])
-        grey = _greyness(frame, body)[0]
-        ringed = np.array([bool(r.indices) for r in reads])  # no index to ring: the body alone
-        brighter, whole = _greyness(frame, ring[ringed])
-        # A read that names no card has only its index to show it is one: the ring about
-        # it alone must be paper (a card's body beside a mark on a back's lattice or on a
-        # wooden floor is no evidence that the mark is an index).
-        unnamed = np.array([r.code is None and r.guess is None and r.pair is None
-                            for r in reads])[ringed]
-        grey[ringed] = np.where(whole >= RING_GREY,
-                                np.where(unnamed, brighter, np.maximum(grey[ringed], brighter)),
-                                0.0)
-        out: NDArray[np.bool_] = grey >= PAPER_GREY
-        return out
-
-    def _inked(self, frame: Image, reads: Sequence[Read]) -> NDArray[np.bool_]:
-        """Whether each read that names (or may name) a card has an index printed in ink
-        (``INK_DEPTH``); True for the rest, and for a read with no index to look at."""
-        rows = [k for k, r in enumerate(reads) if r.indices and (
-            r.code is not None or r.guess is not None or r.pair is not None)]
-        out = np.ones(len(reads), np.bool_)
-        if not rows:
-            return out
-        where = np.array([reads[k].indices[0] for k in rows], np.float64)  # (rows, 3, xy)
-        width = np.array([reads[k].width for k in rows], np.float64)[:, None, None]
-        points = where[:, None, 0] + width * (INDEX[0][None, :, None] * where[:, None, 1]
-                                              + INDEX[1][None, :, None] * where[:, None, 2])
-        low = _pixels(frame, points).min(axis=-1)  # (rows, points)
-        n = low.shape[1]
-        dark_k, white_k = int(INK_SHARE * n), int(0.75 * n)
-        ordered = np.partition(low, (dark_k, white_k), axis=1).astype(np.float64)
-        out[rows] = ordered[:, dark_k] <= INK_DEPTH * np.maximum(ordered[:, white_k], 1.0)
-        return out
-
-    def _frames(self, reads: Sequence[Read]) -> tuple[F64, F64, F64]:
-        """The cards the reads imply (N x 2 each): their top-left corners and their top and
-        left edges (vectors a card's width and height long), as each card is read upright."""
-        width = np.array([r.width for r in reads], np.float64)[:, None]
-        across = np.array([r.right for r in reads], np.float64) * width
-        along = np.array([r.down for r in reads], np.float64) * width * self.deck.aspect
-        centre = np.array([r.center for r in reads], np.float64)
-        return centre - across / 2 - along / 2, across, along
+        on = on_cards(felt, found, self.deck.aspect).tolist()
+        return placed(reads, [n for n, ok in zip(found, on, strict=True) if ok])
 
     def _items(self, reads: Sequence[Read]) -> list[Item]:
         if not reads:
             return []
-        corner, across, along = self._frames(reads)
+        corner, across, along = card_frames(reads, self.deck.aspect)
         quads = np.stack([corner, corner + across, corner + across + along, corner + along],
                          axis=1).tolist()
         return [Item(kind="card", code=r.code, confidence=max(0.0, min(1.0, r.score)),
@@ -501,48 +400,6 @@ class CardReader:
                      corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
                      note=r.note)
                 for r, q in zip(reads, quads, strict=True)]
-
-
-def _on_felt(felt: Felt, items: Sequence[Item]) -> F64:
-    """The share of each item's ``BODY`` points where the felt shows: a face found by its
-    edge strip must lie on cards as a read must (``CardReader._on_cards``); the strip's own
-    test of paper is by brightness, which a pale wooden table passes."""
-    if not items:
-        return np.zeros(0, np.float64)
-    quads = np.array([i.corners for i in items], np.float64)  # (items, 4, xy)
-    across, along = quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]
-    return felt.share(np.round(_body(quads[:, 0], across, along)), outside=True)
-
-
-def _body(corner: F64, across: F64, along: F64) -> F64:
-    """The points ``BODY`` of each card (N x P x xy) at ``corner`` (N x xy), its top and left
-    edges ``across`` and ``along`` (N x xy, a card's width and height long)."""
-    out: F64 = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
-                + BODY[1][None, :, None] * along[:, None])
-    return out
-
-
-def _pixels(frame: Image, points: F64) -> Image:
-    """The frame's pixels (... x 3) nearest ``points`` (... x xy), those outside taken at
-    the frame's edge."""
-    h, w = frame.shape[:2]
-    x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int64)
-    y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int64)
-    flat: Image = frame.reshape(-1, frame.shape[2])[y * w + x]
-    return flat
-
-
-def _greyness(frame: Image, points: F64) -> tuple[F64, F64]:
-    """Per row of ``points`` (N x P x xy, frame pixels, those outside taken at the frame's
-    edge): the median of each pixel's darkest channel over its brightest, over the brighter
-    half of its points, and over all of them."""
-    pixels = _pixels(frame, points)
-    low, high = pixels.min(axis=-1).astype(np.float64), pixels.max(axis=-1).astype(np.float64)
-    ratio = low / np.maximum(high, 1.0)
-    half = points.shape[1] // 2
-    brighter = np.argpartition(-high, half, axis=1)[:, :half]
-    return (np.median(np.take_along_axis(ratio, brighter, axis=1), axis=1),
-            np.median(ratio, axis=1))
 
 
 def _held(groups: Groups) -> NDArray[np.bool_]:

@@ -1,0 +1,170 @@
+"""Where a read lies: on cards, on white paper, its index in ink.
+
+A card read from its index implies where the card lies; the frame then says whether that is
+so. A card lies on cards, not on the felt (``on_cards``); it is printed on paper that is grey
+whatever the colour of the light (``on_paper``); its index is printed in ink (``inked``).
+Pips, chips, a card's back and the grain of a table pass for an index now and then, and fail
+one of these. ``CardReader`` asks them of every read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..items import Item
+from .felt import Felt
+from .reads import Read
+
+Image = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+# A read named (or guessed) must imply a card lying on cards (``on_cards``): no more than
+# OFF_CARDS of the points BODY (a 5 x 8 grid a fifth of a card inside its edges, as an index
+# places its card to a tenth or so) may fall on the felt (``felt``): it withdraws cards read
+# where no card lies, and spares the right reads (``docs/benchmarks.md``).
+BODY = tuple(a.ravel() for a in np.meshgrid(np.linspace(0.2, 0.8, 5), np.linspace(0.15, 0.85, 8)))
+OFF_CARDS = 0.1
+# A card is printed on white paper, whatever the colour of the light: a read is kept only
+# where the paper it implies is near grey, its darkest channel at least PAPER_GREY of its
+# brightest (``on_paper``), at the brighter of two places: the card's body (``BODY``) and
+# the ring RING around its index (the index shows, so the paper around it shows, though a
+# card on top may hide the body; a card's picture may fill the body). At each the brighter
+# half of the points in the frame is taken (the paper, not the ink), and their median. The
+# paper of the photographed deck's 52 faces, each cut from a photo of warm or dim light,
+# measures 0.82-0.98; its cards read right in those photos 0.82 and more, the rendered
+# decks' 0.85 and more; a wooden table or floor, where most phantom items and wrong reads
+# on those photos lay, 0.5-0.71 (figures in ``docs/benchmarks.md``). A read not on paper
+# names no card and is no card: it is dropped, not reported unknown.
+PAPER_GREY = 0.75
+# And the ring about an index is mostly paper (its ink fills less than half of it): the
+# median of all its points is at least RING_GREY grey. The rendered decks' reads measure
+# 0.65 and more, the photos' right reads 0.73 and more; a read in the lattice of a card's
+# back, its brighter half the back's white border, passed ``PAPER_GREY`` without it
+# (``tests/vision/test_cards_not_cards.py``).
+RING_GREY = 0.6
+# An index is printed in ink: a read is named only where the darkest of its index (the
+# INK_SHARE darkest of the points INDEX, the darkest channel) is at most INK_DEPTH of its
+# paper (the points' upper quartile): else it is unknown, "faint" (``inked``). The rendered
+# decks' reads measure at most 0.39 (blur and all), the photographed cards read right 0.26
+# and less but for one in fifty; the grain of a wooden floor under glare, read as a queen,
+# 0.8. Half is far from both.
+INK_DEPTH, INK_SHARE = 0.5, 0.02
+INDEX = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.08, 0.08, 11),
+                                             np.linspace(-0.22, 0.06, 19)))  # as ``RING``
+RING = tuple(a.ravel() for a in np.meshgrid(np.linspace(-0.1, 0.1, 5),
+                                            np.linspace(-0.25, 0.1, 6)))  # card widths:
+# across and down from the suit's centroid, over the rank and suit and the paper about them
+
+
+def on_cards(felt: Felt, reads: Sequence[Read], aspect: float) -> NDArray[np.bool_]:
+    """Whether the card each read implies lies on cards: on the ``felt`` at no more than
+    ``OFF_CARDS`` of the points ``BODY`` (a pip, or a glyph cut by the edge of a card on
+    top, read as an index may imply a card reaching onto the felt). Points out of the
+    frame count as felt for a read named only by the fine cut or as a guess, not for a
+    plain read: a card at the frame's edge is read by its index."""
+    if not reads:
+        return np.zeros(0, np.bool_)
+    corner, across, along = card_frames(reads, aspect)
+    pts = np.round(body(corner, across, along))  # (reads, points, xy)
+    weak = np.array([r.settled or r.code is None for r in reads])
+    on: NDArray[np.bool_] = felt.share(pts, outside=weak) <= OFF_CARDS
+    return on
+
+def on_paper(frame: Image, reads: Sequence[Read], aspect: float) -> NDArray[np.bool_]:
+    """Whether each read lies on white paper (``PAPER_GREY``): its card's body or the
+    ring about its index."""
+    if not reads:
+        return np.zeros(0, np.bool_)
+    corner, across, along = card_frames(reads, aspect)
+    points = body(corner, across, along)
+    where = np.array([r.indices[0] if r.indices else (r.center, r.right, r.down)
+                      for r in reads], np.float64)  # (reads, 3, xy); unringed as placed
+    width = np.array([r.width for r in reads], np.float64)[:, None, None]
+    ring = where[:, None, 0] + width * (RING[0][None, :, None] * where[:, None, 1]
+                                        + RING[1][None, :, None] * where[:, None, 2])
+    grey = _greyness(frame, points)[0]
+    ringed = np.array([bool(r.indices) for r in reads])  # no index to ring: the body alone
+    brighter, whole = _greyness(frame, ring[ringed])
+    # A read that names no card has only its index to show it is one: the ring about
+    # it alone must be paper (a card's body beside a mark on a back's lattice or on a
+    # wooden floor is no evidence that the mark is an index).
+    unnamed = np.array([r.code is None and r.guess is None and r.pair is None
+                        for r in reads])[ringed]
+    grey[ringed] = np.where(whole >= RING_GREY,
+                            np.where(unnamed, brighter, np.maximum(grey[ringed], brighter)),
+                            0.0)
+    out: NDArray[np.bool_] = grey >= PAPER_GREY
+    return out
+
+def inked(frame: Image, reads: Sequence[Read]) -> NDArray[np.bool_]:
+    """Whether each read that names (or may name) a card has an index printed in ink
+    (``INK_DEPTH``); True for the rest, and for a read with no index to look at."""
+    rows = [k for k, r in enumerate(reads) if r.indices and (
+        r.code is not None or r.guess is not None or r.pair is not None)]
+    out = np.ones(len(reads), np.bool_)
+    if not rows:
+        return out
+    where = np.array([reads[k].indices[0] for k in rows], np.float64)  # (rows, 3, xy)
+    width = np.array([reads[k].width for k in rows], np.float64)[:, None, None]
+    points = where[:, None, 0] + width * (INDEX[0][None, :, None] * where[:, None, 1]
+                                          + INDEX[1][None, :, None] * where[:, None, 2])
+    low = _pixels(frame, points).min(axis=-1)  # (rows, points)
+    n = low.shape[1]
+    dark_k, white_k = int(INK_SHARE * n), int(0.75 * n)
+    ordered = np.partition(low, (dark_k, white_k), axis=1).astype(np.float64)
+    out[rows] = ordered[:, dark_k] <= INK_DEPTH * np.maximum(ordered[:, white_k], 1.0)
+    return out
+
+def card_frames(reads: Sequence[Read], aspect: float) -> tuple[F64, F64, F64]:
+    """The cards the reads imply (N x 2 each): their top-left corners and their top and
+    left edges (vectors a card's width and height long), as each card is read upright."""
+    width = np.array([r.width for r in reads], np.float64)[:, None]
+    across = np.array([r.right for r in reads], np.float64) * width
+    along = np.array([r.down for r in reads], np.float64) * width * aspect
+    centre = np.array([r.center for r in reads], np.float64)
+    return centre - across / 2 - along / 2, across, along
+
+
+def strip_on_felt(felt: Felt, items: Sequence[Item]) -> F64:
+    """The share of each item's ``BODY`` points where the felt shows: a face found by its
+    edge strip must lie on cards as a read must (``on_cards``); the strip's own
+    test of paper is by brightness, which a pale wooden table passes."""
+    if not items:
+        return np.zeros(0, np.float64)
+    quads = np.array([i.corners for i in items], np.float64)  # (items, 4, xy)
+    across, along = quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]
+    return felt.share(np.round(body(quads[:, 0], across, along)), outside=True)
+
+
+def body(corner: F64, across: F64, along: F64) -> F64:
+    """The points ``BODY`` of each card (N x P x xy) at ``corner`` (N x xy), its top and left
+    edges ``across`` and ``along`` (N x xy, a card's width and height long)."""
+    out: F64 = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
+                + BODY[1][None, :, None] * along[:, None])
+    return out
+
+
+def _pixels(frame: Image, points: F64) -> Image:
+    """The frame's pixels (... x 3) nearest ``points`` (... x xy), those outside taken at
+    the frame's edge."""
+    h, w = frame.shape[:2]
+    x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int64)
+    y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int64)
+    flat: Image = frame.reshape(-1, frame.shape[2])[y * w + x]
+    return flat
+
+
+def _greyness(frame: Image, points: F64) -> tuple[F64, F64]:
+    """Per row of ``points`` (N x P x xy, frame pixels, those outside taken at the frame's
+    edge): the median of each pixel's darkest channel over its brightest, over the brighter
+    half of its points, and over all of them."""
+    pixels = _pixels(frame, points)
+    low, high = pixels.min(axis=-1).astype(np.float64), pixels.max(axis=-1).astype(np.float64)
+    ratio = low / np.maximum(high, 1.0)
+    half = points.shape[1] // 2
+    brighter = np.argpartition(-high, half, axis=1)[:, :half]
+    return (np.median(np.take_along_axis(ratio, brighter, axis=1), axis=1),
+            np.median(ratio, axis=1))
