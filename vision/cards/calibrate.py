@@ -136,14 +136,13 @@ def calibrate(
     # is read from split marks alone, so its deck splits them.
     codes = tuple(where)
     least = rounds * SEEN_LEAST
-    whole, every = Counter(found.unsplit().codes), Counter(found.codes)
-    parted = {code for code in codes if whole[code] < least <= every[code]}
-    split = bool(parted) or (bool(np.mean(found.split) >= SPLIT_LEAST) if found.split
-                             else False)
     # Their suits are learned from the unsplit samples alone: a club cut from its pip,
     # learned as a club, widened the club class until it took in blurred spades (bonded,
     # ``--render real``: 6s, 8s, Ks read as clubs).
     suited = found.unsplit()
+    whole, every = Counter(suited.codes), Counter(found.codes)
+    parted = {code for code in codes if whole[code] < least <= every[code]}
+    split = bool(parted) or (bool(found.split) and float(np.mean(found.split)) >= SPLIT_LEAST)
     found = found.unsplit(parted)
     seen = Counter(found.codes)
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
