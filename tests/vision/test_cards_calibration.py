@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import STYLES, deck, faces, faces_dir
-from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize
+from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize, strips
 from vision.cards.calibrate import SHARPEN, THIN, _references, choose_sharpen, stroke
 from vision.cards.codes import TEN_ONE, TEN_PART
 from vision.cards.ink import Limits
@@ -81,6 +81,26 @@ def test_a_deck_saved_before_sharpening_reads_unsharpened(tmp_path: Path) -> Non
     assert meta.pop("sharpen") == SHARPEN
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     assert Deck.load(path).sharpen == 0.0
+
+
+def test_the_blank_index_box_is_saved_and_a_deck_saved_before_it_uses_the_old_one(
+        tmp_path: Path) -> None:
+    """``Deck.blank`` is written and read back; a deck file without one was read with the
+    box set on the tuning artwork (``strips.CORNER``) and loads with it; a malformed box
+    is refused naming it."""
+    path = tmp_path / "deck.npz"
+    deck("2color").save(path)
+    assert Deck.load(path).blank == deck("2color").blank != strips.CORNER
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta.pop("blank")
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert Deck.load(path).blank == strips.CORNER
+    meta["blank"] = [0.1, 0.2]
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    with pytest.raises(CalibrationError, match=r"blank box \[0.1, 0.2\]"):
+        Deck.load(path)
 
 
 def test_load_refuses_other_files(tmp_path: Path) -> None:

@@ -1,13 +1,18 @@
 """The joker's strip search (``vision.cards.strips``): the edge ratio by slices is what numpy's
-fancy indexing and reductions give, bit for bit."""
+fancy indexing and reductions give, bit for bit; the box a face found by its strip must show
+blank is where the deck's indices print ink, and a joker with ink there is refused."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.cards import strips
+from tests.vision.conftest import STYLES, deck, faces
+from vision.cards import calibrate, card_face, strips
+from vision.cards.calibrate import UnusableFaces
 
 
 @settings(max_examples=200, deadline=None)
@@ -28,3 +33,35 @@ def test_the_edge_ratio_is_numpys(seed: int) -> None:
     assert float(strips._edge_ratio(grey, first, last)) == want
 
 
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_every_indexed_face_has_ink_in_the_blank_box_and_the_joker_none(style: str) -> None:
+    """The learned box (``index_box``), where a face found by its strip must be blank: every
+    face printing an index shows ink there, so a card whose index went unread is not taken
+    for the joker, and the joker, placed a band pixel off either way, shows none."""
+    box = deck(style).blank
+    assert box != strips.CORNER
+    given = faces(style)
+    inked = [code for code, face in given.items() if code != "Jk"
+             and not strips.blank_face(card_face(face), box)]
+    assert len(inked) == 52
+    assert strips.blank_face(card_face(given["Jk"]), box)
+
+
+def test_a_joker_with_ink_where_the_indices_lie_is_refused_naming_it() -> None:
+    """A joker with a star printed in its corner, where the other faces print their index,
+    has no index to be read by and cannot be told from a card whose index went unread: the
+    calibration refuses it by name, and learns the deck without its image."""
+    given = dict(faces("2color"))
+    x0, x1, y0, y1 = deck("2color").blank
+    starred = given["Jk"].copy()
+    w = starred.shape[1]
+    centre = (round((x0 + x1) / 2 * w), round((y0 + y1) / 2 * w))
+    cv2.circle(starred, centre, round(0.03 * w), (0, 0, 200, 255), -1)
+    given["Jk"] = starred
+    with pytest.raises(UnusableFaces, match=r"Jk shows no corner index, yet has ink") as err:
+        calibrate(given, name="starred", rounds=6)
+    assert err.value.faces == ("Jk",)
+    del given["Jk"]
+    assert calibrate(given, name="starred", rounds=6).strip_codes == ()

@@ -155,11 +155,19 @@ def calibrate(
             "check those images are upright, whole, sharp cards with their index at the "
             "top left", tuple(unseen),
         )
-    offsets, lengths = [], []
-    for code in codes:
-        mine = [i for i, c in enumerate(found.codes) if c == code]
-        offsets.append(np.median([found.offsets[i] for i in mine], axis=0))
-        lengths.append(float(np.median([found.lengths[i] for i in mine])))
+    mine = [[i for i, c in enumerate(found.codes) if c == code] for code in codes]
+    offsets = np.array([np.median([found.offsets[i] for i in m], axis=0) for m in mine],
+                       np.float32)
+    lengths = np.array([np.median([found.lengths[i] for i in m]) for m in mine], np.float32)
+    blank = strips.index_box(offsets, lengths, aspect)
+    marked = [code for code in strip_codes if not strips.blank_face(cards[code], blank)]
+    if marked:
+        raise UnusableFaces(
+            f"deck {name!r}: {', '.join(marked)} shows no corner index, yet has ink where the "
+            "other faces print theirs, so it could not be told from a card whose index went "
+            "unread; leave its image out to calibrate the deck without it (those cards then "
+            "go unread)", tuple(marked),
+        )
     strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
     return Deck(
@@ -168,9 +176,8 @@ def calibrate(
         suits=Lda.fit(np.stack(suited.suits), suit_of),
         fine_ranks=Lda.fit(np.stack(found.fine_ranks), rank_of),
         fine_suits=Lda.fit(np.stack(suited.fine_suits), suit_of),
-        offsets=np.array(offsets, np.float32), lengths=np.array(lengths, np.float32),
-        strip_codes=tuple(strip_codes), strips=strip_templates, strip_accept=strip_accept,
-        twin=twin,
+        offsets=offsets, lengths=lengths, strip_codes=tuple(strip_codes),
+        strips=strip_templates, strip_accept=strip_accept, twin=twin, blank=blank,
     )
 
 

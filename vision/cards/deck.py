@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from ..errors import CalibrationError
 from .codes import CODES
 from .model import Lda
+from .strips import CORNER
 
 F32 = NDArray[np.float32]
 FORMAT = "paigow-deck"
@@ -57,6 +58,9 @@ class Deck:
     # top left (and turned, bottom right) alone (``calibrate.twin_corner``, ``corners``).
     twin: tuple[float, float] = (0.0, 0.0)
     split: bool = False  # marks split by the deeper ink are offered (``ink.Limits.split``)
+    # Where every face with an index prints ink and the faces found by their strip show none
+    # (``strips.index_box``); calibrations made before it was learned use ``strips.CORNER``.
+    blank: tuple[float, float, float, float] = CORNER
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -79,7 +83,7 @@ class Deck:
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
-            "twin": list(self.twin),
+            "twin": list(self.twin), "blank": list(self.blank),
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -133,6 +137,7 @@ class Deck:
                 twin=(float(meta.get("twin", [0.0, 0.0])[0]),
                       float(meta.get("twin", [0.0, 0.0])[1])),
                 split=bool(meta.get("split", False)),
+                blank=_box(meta.get("blank", CORNER)),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],
@@ -144,3 +149,11 @@ class Deck:
             raise
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
             raise CalibrationError(f"{where!r} is not a deck calibration: {err}") from err
+
+
+def _box(values: object) -> tuple[float, float, float, float]:
+    """A calibration file's blank box, four numbers, or CalibrationError naming it."""
+    if not isinstance(values, (list, tuple)) or len(values) != 4:
+        raise CalibrationError(f"blank box {values!r} is not four numbers")
+    x0, x1, y0, y1 = (float(v) for v in values)
+    return (x0, x1, y0, y1)

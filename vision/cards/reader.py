@@ -141,7 +141,7 @@ class CardReader:
         items = self._items(reads)
         found = strips.find(frame, self.deck.strip_codes, self.deck.strips,
                             self.deck.strip_accept, self.deck.aspect, items,
-                            [r.both for r in reads])
+                            [r.both for r in reads], self.deck.blank)
         items += [i for i, on in zip(found, strip_on_felt(felt, found) <= OFF_CARDS,
                                      strict=True)
                   if on]

@@ -7,8 +7,10 @@ edge. There the band is straightened in the read card's frame (a spread keeps th
 size of its cards) and searched for the face's left strip, upright or turned, by normalised
 correlation. The strip alone is weak evidence (thin line art, blurred), so the face is named
 only where it also has a left edge (``_edge``), lies wholly in the frame and on paper
-(``_on_cards``), shows a blank index corner (``_blank``: a box that lies inside every other
-face's index, so a card whose index went unread is not taken for it), lies away from every
+(``_on_cards``), shows a blank index corner (``_blank``: the deck's ``index_box``, where
+every other face prints ink, so a card whose index went unread is not taken for it; a deck
+whose joker itself shows ink there cannot tell them apart, and its calibration refuses the
+joker, ``blank_face``), lies away from every
 card already found, and only once per frame. A joker lying on top of another card shows
 little strip contrast over that card's paper, and its left edge may not show there at all;
 where its two solid eyes show (``_eyes``), a weaker match (``LOOSE``) and no edge are enough.
@@ -33,6 +35,7 @@ from .reads import ODD_SIZE
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
+Box = tuple[float, float, float, float]
 
 WIDTH = 40  # card width in band pixels
 STRIP = (0.06, 0.24)  # the strip compared, from the card's left edge, in card widths
@@ -40,7 +43,24 @@ ROWS = (0.1, 1.02)  # its rows in the band (the card spans 0.06 .. 1.06 band hei
 SLOT = (0.2, 0.45)  # where a neighbour's left edge lies from a card's in a spread, card widths
 APART = 0.2  # the least distance between the centres of two cards of a spread, card widths
 LEVEL = 0.1  # how far its top may lie above or below the card's, card widths
-CORNER = (0.075, 0.2, 0.075, 0.22)  # inside every index (x0, x1, y0, y1), card widths from top-left
+# The box (x0, x1, y0, y1, card widths from the top-left corner) that a face found by its
+# strip must show blank, as every other face prints ink there. ``CORNER`` was set by eye on
+# the tuning artwork (inside every one of its indices) and is kept for calibrations made
+# before the box was learned; a calibration learns its deck's (``index_box``).
+CORNER = (0.075, 0.2, 0.075, 0.22)
+# ``index_box``: the box runs down the index's middle, from its rank's centroid to its suit's,
+# HALF_WIDTH either side: the suit's pip is solid about its centroid in every standard suit,
+# and a rank's strokes cross the column above it, so an index there leaves ink in the box
+# however its glyphs are drawn. It is narrow so that a joker's picture close to the corner
+# stays clear of it.
+HALF_WIDTH = 0.03
+# The box keeps this far in from the card's left and top edges (3 band pixels): nearer, the
+# felt beyond the edge, softened by the lens and the band's blur, darkens the paper below
+# ``INK`` (a covered joker's box 2 pixels in read 0.78 of its paper).
+EDGE_CLEAR = 0.075
+# ``blank_face``: a strip face must be blank in the box grown by this much each way, as a
+# card found by its strip is placed to within about a band pixel (1 / ``WIDTH``).
+PLACED = 1 / 40
 REACH = 3  # pixels around a point searched for paper (ink strokes are thinner)
 FELT = 0.55  # a card's paper is brighter than this fraction of the brightest paper near it
 # A face found by its strip lies on paper to its far edges: its rim is nearly as bright as
@@ -156,7 +176,8 @@ def _grey(image: Image) -> F32:
 
 
 def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float,
-         aspect: float, items: Sequence[Item], both: Sequence[bool] = ()) -> list[Item]:
+         aspect: float, items: Sequence[Item], both: Sequence[bool] = (),
+         box: Box = CORNER) -> list[Item]:
     """Cards of ``strip_codes`` beside the card ``items`` already found in ``frame``.
 
     A face is sought only where a spread leaves room for a card: its left edge one step
@@ -164,7 +185,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     level with it, where no card is found. There its strip must match (``accept``) and its
     left edge show (``_edge``), or match less (``MIDDLING``) where its edge shows more
     (``MIDDLING_EDGE``), or faintly (``FAINT``) where its edge shows clearly (``CLEAR``); its
-    paper must reach its far edges (``_on_cards``) and its index corner be blank
+    paper must reach its far edges (``_on_cards``) and its index corner, ``box``, be blank
     (``_blank``): a card whose index went unread has ink there. ``both`` (one flag per item):
     both indices of that card were read, so it lies on top and may be turned.
     """
@@ -239,7 +260,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                 # right of the edge and r0 rows below the band's top, where the card's top
                 # lies 0.06 of a height lower (``_band``).
                 left, top = int(x) - x0, int(y) - r0 + round(0.06 * height)
-                if score < LOOSE or not _blank(grey, left, top):
+                if score < LOOSE or not _blank(grey, left, top, box):
                     continue
                 by = float(y) - r0 + 0.06 * height
                 corner = m[:, :2] @ np.array([float(left), by]) + m[:, 2]
@@ -364,17 +385,43 @@ def _edge_ratio(rows: F32, first: int, last: int) -> float:
     return float(np.median(ratios, axis=0).min())
 
 
-def _blank(grey: F32, left: int, top: int) -> bool:
+def _blank(grey: F32, left: int, top: int, box: Box) -> bool:
     """Whether a card with its left edge at column ``left`` and top at row ``top`` of a band
-    has blank paper where every other face prints its index (and bright paper below it)."""
-    y0 = top
-    corner = grey[max(y0 + round(CORNER[2] * WIDTH), 0):max(y0 + round(CORNER[3] * WIDTH), 1),
-                  max(left + round(CORNER[0] * WIDTH), 0):max(left + round(CORNER[1] * WIDTH), 1)]
-    paper = grey[max(y0, 0):y0 + round(0.8 * WIDTH), max(left, 0):left + round(0.3 * WIDTH)]
+    has blank paper in ``box`` (``index_box``), where every other face prints its index, and
+    bright paper about it."""
+    x0, x1, y0, y1 = (round(f * WIDTH) for f in box)
+    corner = grey[max(top + y0, 0):max(top + max(y1, y0 + 1), 1),
+                  max(left + x0, 0):max(left + max(x1, x0 + 1), 1)]
+    paper = grey[max(top, 0):top + round(0.8 * WIDTH), max(left, 0):left + round(0.3 * WIDTH)]
     if corner.size == 0 or paper.size == 0:
         return False
     white = float(np.percentile(paper, 90))
     return white > 60 and float(corner.min()) > INK * white
+
+
+def index_box(offsets: F32, lengths: F32, aspect: float) -> Box:
+    """The box of a deck's cards where every face printing a corner index has ink: from the
+    median rank centroid down to the median suit centroid, ``HALF_WIDTH`` either side of the
+    suit's and ``EDGE_CLEAR`` in from the edges (``offsets``, ``lengths``: the deck's, card centre from suit centroid and rank to
+    suit, card widths), in card widths from the top-left corner."""
+    suit_x = 0.5 - float(np.median(offsets[:, 0]))
+    suit_y = aspect / 2 - float(np.median(offsets[:, 1]))
+    rank_y = suit_y - float(np.median(lengths))
+    x0 = max(suit_x - HALF_WIDTH, EDGE_CLEAR)
+    return (x0, max(suit_x + HALF_WIDTH, x0 + HALF_WIDTH), max(rank_y, EDGE_CLEAR), suit_y)
+
+
+def blank_face(face: Image, box: Box) -> bool:
+    """Whether ``face`` (a clean upright face image) shows blank paper in ``box`` grown by
+    ``PLACED`` each way, at the band's scale: a face without an index that shows ink there
+    (a joker with a star or a word in its corner) cannot be told from a card whose index
+    went unread."""
+    height = round(WIDTH * face.shape[0] / face.shape[1])
+    grey = _grey(np.asarray(cv2.resize(face, (WIDTH, height), interpolation=cv2.INTER_AREA),
+                            np.uint8))
+    x0, x1, y0, y1 = box
+    grown = (x0 - PLACED, x1 + PLACED, y0 - PLACED, y1 + PLACED)
+    return _blank(grey, 0, 0, grown)
 
 
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
