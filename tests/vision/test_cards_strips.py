@@ -65,3 +65,22 @@ def test_a_joker_with_ink_where_the_indices_lie_is_refused_naming_it() -> None:
     assert err.value.faces == ("Jk",)
     del given["Jk"]
     assert calibrate(given, name="starred", rounds=6).strip_codes == ()
+
+
+def test_a_joker_with_ink_right_of_the_index_column_narrows_the_box() -> None:
+    """Ink on the joker right of where the indices lie (a picture reaching near the corner)
+    narrows the blank box so that it stays clear of it, placed a band pixel off, and the
+    joker is kept; a clean joker gets the widest box."""
+    made = deck("2color")
+    joker = card_face(faces("2color")["Jk"])
+    widest, inked = strips.index_box(made.offsets, made.lengths, made.aspect, [joker])
+    assert inked == []
+    _, x1, y0, y1 = widest
+    w = joker.shape[1]
+    dotted = joker.copy()
+    at = x1 - 0.03  # inside the widest box, right of the narrowest one
+    cv2.circle(dotted, (round(at * w), round((y0 + y1) / 2 * w)), round(0.02 * w),
+               (0, 0, 0, 255), -1)
+    box, inked = strips.index_box(made.offsets, made.lengths, made.aspect, [dotted])
+    assert inked == [] and box[1] < x1
+    assert strips.blank_face(dotted, box) and not strips.blank_face(dotted, widest)

@@ -159,8 +159,8 @@ def calibrate(
     offsets = np.array([np.median([found.offsets[i] for i in m], axis=0) for m in mine],
                        np.float32)
     lengths = np.array([np.median([found.lengths[i] for i in m]) for m in mine], np.float32)
-    blank = strips.index_box(offsets, lengths, aspect)
-    marked = [code for code in strip_codes if not strips.blank_face(cards[code], blank)]
+    blank, inked = strips.index_box(offsets, lengths, aspect, [cards[c] for c in strip_codes])
+    marked = [strip_codes[k] for k in inked]
     if marked:
         raise UnusableFaces(
             f"deck {name!r}: {', '.join(marked)} shows no corner index, yet has ink where the "

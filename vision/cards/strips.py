@@ -48,12 +48,17 @@ LEVEL = 0.1  # how far its top may lie above or below the card's, card widths
 # the tuning artwork (inside every one of its indices) and is kept for calibrations made
 # before the box was learned; a calibration learns its deck's (``index_box``).
 CORNER = (0.075, 0.2, 0.075, 0.22)
-# ``index_box``: the box runs down the index's middle, from its rank's centroid to its suit's,
-# HALF_WIDTH either side: the suit's pip is solid about its centroid in every standard suit,
-# and a rank's strokes cross the column above it, so an index there leaves ink in the box
-# however its glyphs are drawn. It is narrow so that a joker's picture close to the corner
-# stays clear of it.
-HALF_WIDTH = 0.03
+# ``index_box``: the box covers the index, from above its rank (half the rank-to-suit
+# length above the rank's centroid) down to its suit's centroid, and from the card's edge
+# (``EDGE_CLEAR``) rightwards as far as the faces found by their strip stay blank in it, up to
+# REACH_RIGHT past the suit's centroid but not past ``SLOT``'s nearest step (a covered card
+# shows no more of itself; beyond it lie the card on top's edge and shadow: two covered jokers
+# went unread with the box reaching 0.255), and no less than HALF_WIDTH past the centroid. The suit's pip is
+# solid about its centroid in every standard suit, and a rank's strokes cross the column above
+# it, so an index leaves ink even in the narrowest box; the wider box also catches an index
+# when the strip places a card a few pixels off (a blurred 2c's strip placed 3 band pixels
+# left of its index read blank in the narrowest box and passed for the joker).
+HALF_WIDTH, REACH_RIGHT, RIGHT_STEP = 0.03, 0.12, 0.01
 # The box keeps this far in from the card's left and top edges (3 band pixels): nearer, the
 # felt beyond the edge, softened by the lens and the band's blur, darkens the paper below
 # ``INK`` (a covered joker's box 2 pixels in read 0.78 of its paper).
@@ -399,16 +404,25 @@ def _blank(grey: F32, left: int, top: int, box: Box) -> bool:
     return white > 60 and float(corner.min()) > INK * white
 
 
-def index_box(offsets: F32, lengths: F32, aspect: float) -> Box:
-    """The box of a deck's cards where every face printing a corner index has ink: from the
-    median rank centroid down to the median suit centroid, ``HALF_WIDTH`` either side of the
-    suit's and ``EDGE_CLEAR`` in from the edges (``offsets``, ``lengths``: the deck's, card centre from suit centroid and rank to
-    suit, card widths), in card widths from the top-left corner."""
+def index_box(offsets: F32, lengths: F32, aspect: float, clear: Sequence[Image] = ()
+              ) -> tuple[Box, list[int]]:
+    """The box of a deck's cards where every face printing a corner index has ink (see
+    ``HALF_WIDTH``), in card widths from the top-left corner, as wide as the faces ``clear``
+    (clean upright images of the faces found by their strip) leave blank, and the indices of
+    those faces that show ink even in the narrowest (``blank_face``). ``offsets``,
+    ``lengths``: the deck's, card centre from suit centroid and rank to suit, card widths."""
     suit_x = 0.5 - float(np.median(offsets[:, 0]))
     suit_y = aspect / 2 - float(np.median(offsets[:, 1]))
-    rank_y = suit_y - float(np.median(lengths))
+    length = float(np.median(lengths))
+    top = max(suit_y - 1.5 * length, EDGE_CLEAR)
     x0 = max(suit_x - HALF_WIDTH, EDGE_CLEAR)
-    return (x0, max(suit_x + HALF_WIDTH, x0 + HALF_WIDTH), max(rank_y, EDGE_CLEAR), suit_y)
+    least = max(suit_x + HALF_WIDTH, x0 + HALF_WIDTH)
+    for right in np.arange(min(suit_x + REACH_RIGHT, SLOT[0]), least, -RIGHT_STEP):
+        box = (x0, float(right), top, suit_y)
+        if all(blank_face(face, box) for face in clear):
+            return box, []
+    box = (x0, least, top, suit_y)
+    return box, [k for k, face in enumerate(clear) if not blank_face(face, box)]
 
 
 def blank_face(face: Image, box: Box) -> bool:
