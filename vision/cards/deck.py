@@ -57,6 +57,7 @@ class Deck:
     # top left (and turned, bottom right) alone (``calibrate.twin_corner``, ``corners``).
     twin: tuple[float, float] = (0.0, 0.0)
     split: bool = False  # marks split by the deeper ink are offered (``ink.Limits.split``)
+    bays: bool = False  # glyphs joined to the card's outline cut from it (``ink.Limits.bays``)
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -79,7 +80,7 @@ class Deck:
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
-            "twin": list(self.twin),
+            "bays": self.bays, "twin": list(self.twin),
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -133,6 +134,7 @@ class Deck:
                 twin=(float(meta.get("twin", [0.0, 0.0])[0]),
                       float(meta.get("twin", [0.0, 0.0])[1])),
                 split=bool(meta.get("split", False)),
+                bays=bool(meta.get("bays", False)),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],
