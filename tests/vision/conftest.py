@@ -63,3 +63,22 @@ def golden(name: str) -> NDArray[np.uint8]:
     image = cv2.imread(str(GOLDEN / name))
     assert image is not None, f"no golden image {name!r} in {GOLDEN}"
     return np.asarray(image, np.uint8)
+
+
+def outlined_face(outline: int, seed: int = 0) -> NDArray[np.uint8]:
+    """A face 250 x 362 pixels: white, a black printed outline ``outline`` pixels thick
+    (none for 0), a rank (a "7") whose top bar lies 2 pixels inside that outline, a suit
+    under it and a pip in the middle; ``seed`` moves and widens the rank a little."""
+    rng = np.random.default_rng(seed)
+    face = np.full((362, 250, 3), 255, np.uint8)
+    if outline:
+        face[:outline] = face[-outline:] = 0
+        face[:, :outline] = face[:, -outline:] = 0
+    top = 6
+    left, wide = 16 + int(rng.integers(0, 4)), 16 + int(rng.integers(0, 4))
+    cv2.rectangle(face, (left, top), (left + wide, top + 4), (0, 0, 0), -1)
+    cv2.line(face, (left + wide, top + 4), (left + 6, top + 34), (0, 0, 0), 4)
+    cv2.circle(face, (left + wide // 2, top + 50), 8, (0, 0, 0), -1)
+    cv2.circle(face, (125, 181), 30, (0, 0, 0), -1)
+    return face
+

@@ -11,9 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import STYLES, deck, faces, faces_dir
+from tests.vision.conftest import STYLES, deck, faces, faces_dir, outlined_face
 from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize, strips
-from vision.cards.calibrate import SHARPEN, THIN, _references, choose_sharpen, stroke
+from vision.cards.calibrate import (
+    SHARPEN,
+    THIN,
+    _references,
+    choose_bays,
+    choose_sharpen,
+    stroke,
+)
 from vision.cards.codes import TEN_ONE, TEN_PART
 from vision.cards.ink import Limits
 from vision.errors import CalibrationError
@@ -41,6 +48,15 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert np.array_equal(back.fine_ranks.means, original.fine_ranks.means)
     assert back.fine_suits is not None and original.fine_suits is not None
     assert back.fine_suits.typical == original.fine_suits.typical
+    assert not back.bays  # a deck cutting glyphs from its outline says so (``choose_bays``)
+    dataclasses.replace(original, bays=True).save(path)
+    assert Deck.load(path).bays
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    del meta["bays"]  # a deck saved before: it cut none
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert not Deck.load(path).bays
 
 
 def test_a_deck_without_the_fine_cut_loads_and_older_versions_are_refused(
@@ -174,3 +190,14 @@ def test_a_deck_of_thin_strokes_is_sharpened_and_a_bold_one_not(style: str) -> N
     assert all((w > THIN) == bold for w in widths)
     chosen = choose_sharpen(cards, link, renders)
     assert chosen == deck(style).sharpen == (0.0 if bold else SHARPEN)
+
+
+def test_a_deck_whose_index_joins_its_printed_outline_cuts_it_free() -> None:
+    """Faces whose rank lies 2 pixels inside a thick printed outline (``outlined_face``)
+    show their index in small blurred renders only where glyphs are cut from the outline:
+    such a deck cuts them (``choose_bays``); the same faces without the outline, and the
+    test deck's styles, whose indices lie clear of their edge, do not."""
+    assert choose_bays({str(k): outlined_face(4, k) for k in range(8)})
+    assert not choose_bays({str(k): outlined_face(0, k) for k in range(8)})
+    for style in STYLES:
+        assert not deck(style).bays

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from tests.vision.conftest import deck, faces, golden
+from tests.vision.conftest import deck, faces, golden, outlined_face
 from vision.cards import CardReader, parting, patch
 from vision.cards import reader as reader_module
 from vision.cards.felt import Felt
@@ -617,3 +617,34 @@ def test_a_suit_tied_to_a_pip_by_a_dark_neck_is_parted_by_its_shape(
     monkeypatch.undo()  # the reader's limits do not cut necks (``Limits.necks``)
     assert not index(find_groups(frame, Limits(sharpen=0.0, split=True), found.ink,
                                  found.deep))
+
+
+def test_a_glyph_joined_to_the_cards_printed_outline_is_cut_from_it() -> None:
+    """A card 86 pixels wide, blurred: its rank joins the thick printed outline and through
+    it the felt, so its bar is no ink and, in calibration's untied ink, the index is not
+    found; with ``bays`` (``ink._bays``) the rank is ink, cut from the outline, and the
+    index is found, while the outline and the felt stay no ink."""
+    face = outlined_face(4)
+    scene = Scene(size=(180, 180), shadow=0.0)
+    pose = Pose(90.0, 90.0, 0.0, 86.0 / face.shape[1])
+    scene.place(face, pose, "face")
+    camera = dataclasses.replace(STILL, blur=(1.0, 1.0), noise=(0.0, 0.0))
+    frame, _ = scene.render(np.random.default_rng(0), camera)
+    left, top = int(pose.x - 43), int(pose.y - 62)
+    bar = (slice(top + 3, top + 6), slice(left + 7, left + 17))  # the "7"'s, in the frame
+    for tied in (False, True):  # the glyph's core tied to the felt (``masks``) is no bar
+        plain = masks(frame, tied=tied)
+        cut = masks(frame, tied=tied, bays=True)
+        assert not plain.ink[bar].any()
+        assert cut.ink[bar].sum() >= 10 * 255
+        count, _, stats, _ = cv2.connectedComponentsWithStats(cut.ink)
+        assert count > 3 and stats[1:, 2:4].max() < 40  # no outline ring among the marks
+        assert not cut.ink[:top - 2].any()  # nor felt
+
+    def index(groups: Groups) -> bool:
+        return bool(((np.abs(groups.cx - (left + 10)) < 6) & (np.abs(groups.cy - (top + 12)) < 8)
+                     & (groups.marks == 2)).any())
+
+    # as calibration's samples take the ink (``samples``): the index only with ``bays``
+    assert not index(find_groups(frame, Limits(), masks(frame, tied=False).ink))
+    assert index(find_groups(frame, Limits(), masks(frame, tied=False, bays=True).ink))

@@ -58,6 +58,7 @@ class Deck:
     # top left (and turned, bottom right) alone (``calibrate.twin_corner``, ``corners``).
     twin: tuple[float, float] = (0.0, 0.0)
     split: bool = False  # marks split by the deeper ink are offered (``ink.Limits.split``)
+    bays: bool = False  # glyphs joined to the card's outline cut from it (``ink.Limits.bays``)
     # Where every face with an index prints ink and the faces found by their strip show none
     # (``strips.index_box``); calibrations made before it was learned use ``strips.CORNER``.
     blank: tuple[float, float, float, float] = CORNER
@@ -83,7 +84,7 @@ class Deck:
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
-            "twin": list(self.twin), "blank": list(self.blank),
+            "bays": self.bays, "twin": list(self.twin), "blank": list(self.blank),
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -137,6 +138,7 @@ class Deck:
                 twin=(float(meta.get("twin", [0.0, 0.0])[0]),
                       float(meta.get("twin", [0.0, 0.0])[1])),
                 split=bool(meta.get("split", False)),
+                bays=bool(meta.get("bays", False)),
                 blank=_box(meta.get("blank", CORNER)),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,

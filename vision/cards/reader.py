@@ -111,7 +111,8 @@ class CardReader:
         self.deck = deck
         self.thresholds = thresholds or Thresholds()
         self.second_look = second_look  # look again at the empty places of spreads
-        self.limits = Limits(link=deck.link, sharpen=deck.sharpen, split=deck.split)
+        self.limits = Limits(link=deck.link, sharpen=deck.sharpen, split=deck.split,
+                             bays=deck.bays)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
         names = deck.ranks.names
         self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
@@ -119,7 +120,8 @@ class CardReader:
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
-        ink, _, paper, deep = masks(frame, sharpen=self.limits.sharpen, deep=self.limits.split)
+        ink, _, paper, deep = masks(frame, sharpen=self.limits.sharpen, deep=self.limits.split,
+                                    bays=self.limits.bays)
         felt = Felt(paper, frame)
         groups = self._candidates(find_groups(frame, self.limits, ink, deep))
         reads = self._by_size(Pyramid(frame), groups)

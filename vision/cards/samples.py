@@ -96,7 +96,7 @@ def _sheet(
     # Learn from the ink of whole indices: a glyph tied to the felt by a card on top (see
     # ``ink.masks``) is left out, as an index near a card on top is (``_covered``). Learning
     # from them too left more reads unsure and more wrong (``docs/benchmarks.md``).
-    found = masks(image, tied=False, sharpen=limits.sharpen, deep=True)
+    found = masks(image, tied=False, sharpen=limits.sharpen, deep=True, bays=limits.bays)
     # Marks are split at their necks too (``ink.Limits.necks``): a face whose index joins
     # the pip beside it by a neck as dark as ink (Dondorf's and Bonded's clubs 4-10) is
     # found split, so learned (``calibrate``), and read from the candidates the reader has.
