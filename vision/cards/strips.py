@@ -53,11 +53,11 @@ CORNER = (0.075, 0.2, 0.075, 0.22)
 # (``EDGE_CLEAR``) rightwards as far as the faces found by their strip stay blank in it, up to
 # REACH_RIGHT past the suit's centroid but not past ``SLOT``'s nearest step (a covered card
 # shows no more of itself; beyond it lie the card on top's edge and shadow: two covered jokers
-# went unread with the box reaching 0.255), and no less than HALF_WIDTH past the centroid. The suit's pip is
-# solid about its centroid in every standard suit, and a rank's strokes cross the column above
-# it, so an index leaves ink even in the narrowest box; the wider box also catches an index
-# when the strip places a card a few pixels off (a blurred 2c's strip placed 3 band pixels
-# left of its index read blank in the narrowest box and passed for the joker).
+# went unread with the box reaching 0.255), and no less than HALF_WIDTH past the centroid.
+# The suit's pip is solid about its centroid in every standard suit, and a rank's strokes cross
+# the column above it, so an index leaves ink even in the narrowest box; the wider box also
+# catches an index when the strip places a card a few pixels off (a blurred 2c's strip placed
+# 3 band pixels left of its index read blank in the narrowest box and passed for the joker).
 HALF_WIDTH, REACH_RIGHT, RIGHT_STEP = 0.03, 0.12, 0.01
 # The box keeps this far in from the card's left and top edges (3 band pixels): nearer, the
 # felt beyond the edge, softened by the lens and the band's blur, darkens the paper below
