@@ -38,6 +38,12 @@ near no card, the frame time, and a verdict against issue 33's hold-out targets 
 99.5 % right, at most 1 wrong in 10,000, median frame at most 33 ms). A deck not drawn is named
 and skipped; ``--holdout NAME ...`` picks decks, ``--no-holdout`` skips them. The reader must
 not be tuned to these decks: that is what makes them hold-out.
+
+The single-card photographs (``docs/sources.md: [V2]``, read in place from ``--single DIR`` or
+``$PAIGOW_VISION_SINGLE``; ``--no-single`` skips them) are a real deck the reader never saw: it
+is calibrated from one photograph of each face and read on frames dealt from the others, so
+each card read shows real print, paper and light (``vision_decks.single_report``). It is
+reported apart, with the hold-out decks' columns and verdict.
 """
 
 from __future__ import annotations
@@ -51,7 +57,6 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
@@ -66,35 +71,17 @@ from controller.config.locations import assets_dir  # noqa: E402
 from vision.cards import CardReader, load_faces  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
 from vision.cards.calibrate import UnusableFaces, calibrate  # noqa: E402
-from vision.cards.evaluate import NEAR, Tally, evaluate  # noqa: E402
+from vision.cards.evaluate import evaluate  # noqa: E402
 from vision.cards.faces import read_image  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.items import Item  # noqa: E402
 from vision.memory import keep_freed_memory  # noqa: E402
-from vision.scene import Placement  # noqa: E402
-from vision.scene.augment import REAL  # noqa: E402
-from vision.scene.hands import table_scene  # noqa: E402
-from vision.scene.paper import Paper  # noqa: E402
-from vision.scene.surface import AnySurface  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from holdout_decks import DECKS as HOLDOUT  # noqa: E402
 from holdout_decks import deck_dir  # noqa: E402
+from vision_decks import RENDERS, holdout_report, print_deck, single_report  # noqa: E402
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
-# Decks of ``holdout_decks`` the reader has since been changed while looking at (issue 33:
-# Aguilar's covered cards not found, Bonded's index in four corners): still measured and
-# judged by the hold-out targets, but reported as "tuned on", not as hold-outs; the decks
-# never looked at stay the hold-outs.
-TUNED_ON = frozenset({"aguilar", "bonded"})
-# The scenes a deck is read in (``--render``): "plain", the felt and camera the reader was
-# tuned with; "real", felt or a wooden table, card stock's mottle, cast, sheen and ink, and
-# a camera with a stronger cast, defocus, vignetting, shot noise and JPEG (issue 33: "make
-# the renderer as real as you can").
-RENDERS: dict[str, dict[str, Any]] = {
-    "plain": {},
-    "real": {"camera": REAL, "surface": AnySurface(), "paper": Paper()},
-}
 PHOTOS_ENV = "PAIGOW_VISION_PHOTOS"
 # Where the development machines keep the photographs, beside the checkout, when the
 # environment names no folder.
@@ -103,140 +90,9 @@ PHOTOS = Path(os.environ.get(PHOTOS_ENV)
 # The photos' cards are about 220 px wide at full size (their README); the table camera,
 # 1280 px across the table, sees a card about 90 px wide: the photos are read at that scale.
 PHOTO_CARD, PHOTO_FULL_CARD = 90.0, 220.0
-# Issue 33's targets on every hold-out deck.
-HOLDOUT_RIGHT, HOLDOUT_WRONG_PER_10K, HOLDOUT_MEDIAN_MS = 0.995, 1.0, 33.0
-REFUSALS = 4  # calibrations tried on a hold-out deck, each without the faces refused before
-
-
-def phantoms(items: list[Item], truth: list[Placement]) -> int:
-    """Unknown card items (``code=None``) nearer no card than ``NEAR`` card widths: reported
-    where no card lies (``Tally`` scores only the named ones of those, as wrong)."""
-    cards = [t for t in truth if t.kind == "card"]
-    if not cards:
-        return sum(1 for i in items if i.kind == "card" and i.code is None)
-    centres = np.array([t.center for t in cards], np.float64)
-    widths = np.array([np.hypot(*np.subtract(t.corners[1], t.corners[0])) for t in cards])
-    count = 0
-    for item in items:
-        if item.kind == "card" and item.code is None:
-            d = np.hypot(*(centres - np.array(item.center)).T) / widths
-            count += int(d.min() >= NEAR)
-    return count
-
-
-def holdout_report(name: str, scenes: int, seed: int, second_look: bool,
-                   mistakes: int, render: str = "plain") -> dict[str, object]:
-    """Calibrate hold-out deck ``name`` on its clean faces and read ``scenes`` rendered frames
-    (the tuning styles' scene generator, seed and hands); ``absent`` when it is not drawn."""
-    folder = deck_dir(name)
-    if folder is None:
-        return {"deck": name, "absent": True, "verdict": "absent"}
-    faces = load_faces(folder)
-    start = time.perf_counter()
-    refusals: list[str] = []
-    left_out: set[str] = set()
-    deck = None
-    while deck is None:
-        try:
-            deck = (calibrate(faces, name=f"holdout-{name}", without=left_out) if left_out
-                    else cached_deck(f"holdout-{name}", faces, assets_dir() / "decks"))
-        except UnusableFaces as err:
-            # Measured all the same, the refused faces left out (never named, so unknown);
-            # a calibration without them may refuse others in turn.
-            refusals.append(str(err))
-            left_out |= set(err.faces)
-            if len(refusals) == REFUSALS or len(left_out) >= len(faces):
-                break
-        except VisionError as err:
-            refusals.append(str(err))
-            break
-    refused = " / then: ".join(refusals) or None
-    if deck is None:
-        return {"deck": name, "absent": False, "measured": False, "refused": refused,
-                "left_out": sorted(left_out), "verdict": "FAIL: calibration refused"}
-    made = time.perf_counter() - start
-    reader = CardReader(deck, second_look=second_look)
-    evaluate(reader, faces, 1, seed + 1)  # compile (or load) the kernels: not timed
-    tally, phantom = Tally(), 0
-    rng = np.random.default_rng(seed)
-    for frame in range(scenes):  # evaluate()'s loop, with the phantoms counted too
-        image, truth = table_scene(faces, rng, hands=7, **RENDERS[render])
-        start, start_cpu = time.perf_counter(), time.thread_time()
-        items = reader.read(image)
-        tally.cpu.append(time.thread_time() - start_cpu)
-        tally.seconds.append(time.perf_counter() - start)
-        tally.add(items, truth, frame)
-        phantom += phantoms(items, truth)
-    ms = sorted(s * 1000 for s in tally.seconds)
-    row: dict[str, object] = {
-        "deck": name, "tuned_on": name in TUNED_ON, "absent": False, "measured": True,
-        "frames": tally.frames, "cards": tally.cards,
-        "right": tally.rate(tally.right), "wrong": tally.wrong,
-        "unknown": tally.rate(tally.unknown), "phantom": phantom,
-        "median_ms": statistics.median(ms) if ms else 0.0,
-        "p95_ms": ms[int(0.95 * len(ms))] if ms else 0.0,
-        "median_cpu_ms": statistics.median(s * 1000 for s in tally.cpu) if ms else 0.0,
-        "calibration_s": made, "refused": refused,
-        "left_out": sorted(set(faces) - set(deck.faces)),
-        "strip_codes": list(deck.strip_codes), "joker": "Jk" in faces,
-        "mistakes": tally.mistakes[:mistakes], "wrong_codes": wrong_codes(tally.mistakes),
-        "losses": dict(tally.losses.most_common()),
-    }
-    fails = []
-    if tally.rate(tally.right) < HOLDOUT_RIGHT:
-        fails.append(f"right {100 * tally.rate(tally.right):.2f} % < {100 * HOLDOUT_RIGHT} %")
-    if tally.wrong / max(tally.cards, 1) * 1e4 > HOLDOUT_WRONG_PER_10K:
-        fails.append(f"wrong {tally.wrong / max(tally.cards, 1) * 1e4:.1f} per 10k > "
-                     f"{HOLDOUT_WRONG_PER_10K:g}")
-    if float(str(row["median_ms"])) > HOLDOUT_MEDIAN_MS:
-        fails.append(f"median {row['median_ms']:.1f} ms > {HOLDOUT_MEDIAN_MS:g} ms")
-    row["verdict"] = "pass" if not fails else "FAIL: " + "; ".join(fails)
-    return row
-
-
-def wrong_codes(mistakes: list[str]) -> dict[str, int]:
-    """The wrong reads by what was read as what (``"Kh->Kd"``; ``"->Qs"`` where no card lies),
-    from ``Tally.mistakes``' lines."""
-    counts = Counter[str]()
-    for line in mistakes:
-        what = line.split(": ", 1)[1]
-        if what.startswith("read "):
-            counts["->" + what.split()[1]] += 1
-        else:
-            card, named = what.split(" read as ")
-            codes = "/".join(c.strip("[]' ") for c in named.split(","))
-            counts[f"{card}->{codes}"] += 1
-    return dict(counts.most_common())
-
-
-def print_holdout(row: dict[str, object], why: bool) -> None:
-    """One hold-out deck's report as lines."""
-    if row["absent"]:
-        print(f"holdout {row['deck']}: not drawn (scripts/holdout_decks.py), not measured")
-        return
-    if row["refused"]:
-        print(f"holdout {row['deck']}: calibration refused: {row['refused']}")
-        if not row["measured"]:
-            print(f"holdout {row['deck']}: not measured (no calibration)  FAIL")
-            return
-        print(f"    measured without {' '.join(row['left_out'])}"  # type: ignore[arg-type]
-              f" ({len(row['left_out'])} faces never named: unknown)")  # type: ignore[arg-type]
-    cards = max(int(str(row["cards"])), 1)
-    wrong = int(str(row["wrong"]))
-    kind = "tuned on" if row["deck"] in TUNED_ON else "hold-out"
-    print(f"holdout {row['deck']:<12} ({kind}) {cards:>6} cards  right "
-          f"{100 * float(str(row['right'])):.2f} %  wrong {wrong} ({wrong / cards * 1e4:.1f} "
-          f"per 10k)  unknown {100 * float(str(row['unknown'])):.2f} %  phantom "
-          f"{row['phantom']}  frame median {row['median_ms']:.1f} ms (cpu "
-          f"{row['median_cpu_ms']:.1f} ms) p95 {row['p95_ms']:.1f} ms  (calibration "
-          f"{row['calibration_s']:.1f} s)  {row['verdict']}")
-    for m in row["mistakes"]:  # type: ignore[attr-defined]
-        print(f"    {m}")
-    if row["wrong_codes"]:
-        print(f"    wrong reads by code: {row['wrong_codes']}")
-    if why:
-        for cause, n in row["losses"].items():  # type: ignore[attr-defined]
-            print(f"    unknown, {cause}: {n} ({100 * n / cards:.2f} %)")
+SINGLE_ENV = "PAIGOW_VISION_SINGLE"
+SINGLE = Path(os.environ.get(SINGLE_ENV)
+              or ROOT.parent / "shared" / "vision-dev" / "single-cards")
 
 
 def photo_report(folder: Path, seed: int = 0) -> dict[str, object]:
@@ -355,6 +211,10 @@ def main() -> int:
     parser.add_argument("--holdout", nargs="+", default=[d.name for d in HOLDOUT],
                         choices=[d.name for d in HOLDOUT], help="hold-out decks to read")
     parser.add_argument("--no-holdout", action="store_true", help="skip the hold-out decks")
+    parser.add_argument("--single", type=Path, default=SINGLE,
+                        help="the single-card photographs' folder (labels.tsv and photos)")
+    parser.add_argument("--no-single", action="store_true",
+                        help="skip the single-card photographs")
     args = parser.parse_args()
     if args.calibrations < 1:
         parser.error(f"--calibrations {args.calibrations}: must be at least 1")
@@ -415,14 +275,23 @@ def main() -> int:
         print(f"photos: {args.photos} absent, real photographs not measured")
     holdout: list[dict[str, object]] = []
     for name in [] if args.no_holdout else args.holdout:
-        holdout.append(holdout_report(name, args.scenes, args.seed, not args.no_second_look,
-                                      args.mistakes, args.render))
+        holdout.append(holdout_report(name, deck_dir(name), args.scenes, args.seed,
+                                      not args.no_second_look, args.mistakes, args.render))
         if not args.json:
-            print_holdout(holdout[-1], args.why)
+            print_deck(holdout[-1], args.why)
+    single: dict[str, object] | None = None
+    if args.no_single:
+        pass
+    elif (args.single / "labels.tsv").is_file():
+        single = single_report(args.single, args.scenes, args.seed, not args.no_second_look,
+                               args.mistakes, args.render)
+        if not args.json:
+            print_deck(single, args.why, label="photographed")
+    elif not args.json:
+        print(f"single cards: {args.single} absent, the photographed deck not measured")
     if args.json:
         print(json.dumps({"bench": "vision_cards", "render": args.render, "rows": rows,
-                          "photos": photos,
-                          "holdout": holdout}))
+                          "photos": photos, "holdout": holdout, "single": single}))
     return 0
 
 
