@@ -622,7 +622,7 @@ def test_a_suit_tied_to_a_pip_by_a_dark_neck_is_parted_by_its_shape(
 def test_a_glyph_joined_to_the_cards_printed_outline_is_cut_from_it() -> None:
     """A card 86 pixels wide, blurred: its rank joins the thick printed outline and through
     it the felt, so its bar is no ink and, in calibration's untied ink, the index is not
-    found; with ``bays`` (``ink._bays``) the rank is ink, cut from the outline, and the
+    found; with ``bays`` (``bays.bays_of``) the rank is ink, cut from the outline, and the
     index is found, while the outline and the felt stay no ink."""
     face = outlined_face(4)
     scene = Scene(size=(180, 180), shadow=0.0)

@@ -28,6 +28,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from .bays import bays_of
 from .link import LINK, candidates, link_marks, shape
 from .measure import clear_reaching, filled, label, opened
 from .parting import markish, near, necks
@@ -59,20 +60,6 @@ SHARPEN_SIGMA = 1.0
 # the hold-out decks' merged indices measure 0.6-0.78 of the white, the strokes of their
 # glyphs mostly below 0.5 (``docs/benchmarks.md``, hold-out decks).
 DEEP_RATIO = 0.6
-# A glyph printed close to the card's own printed outline (a thick border line) joins it
-# where blur fills the gap, and through it the felt: it is no hole in the paper, so no ink.
-# Where a deck needs it (``Limits.bays``, ``calibrate.choose_bays``) such a glyph is cut from
-# the outline as a bay of the paper (``_bays``): a stretch of a paper patch's outer contour
-# that leaves the straight chord of its convexity defect by more than BAY_SHORE pixels (a
-# card edge's steps stay within it), at least BAY_DEPTH deep, whose mouth (the shore points
-# either side) is at most BAY_MOUTH times the patch's size (the square root of its area)
-# wide. The mouth spans the glyph's join to the outline, and across the card's rounded corner
-# where the glyph sits by it. Bellot's index was found in its training sheets most often
-# with a mouth of 0.3 (0.1 and 0.2 left more ranks joined to the outline, 0.4 and 0.6 took
-# in more than the glyph; ``docs/benchmarks.md``).
-BAY_DEPTH = 1.5
-BAY_MOUTH = 0.3
-BAY_SHORE = 1.0
 
 
 @dataclass(frozen=True)
@@ -88,7 +75,7 @@ class Limits:
     link: float = LINK  # each deck learns its own (``calibrate.choose_link``)
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``calibrate.choose_sharpen``)
     split: bool = False  # offer marks split by the deeper ink (``find_groups``; ``calibrate``)
-    bays: bool = False  # glyphs joined to the card's outline cut from it (``BAY_MOUTH``)
+    bays: bool = False  # glyphs joined to the card's outline cut from it (``bays``)
     # Cut the deeper ink at its necks too (``parting.NECK_DEPTHS``): calibration's samples only
     # (``samples.collect``). In the reader it cost Dondorf 29 right reads of 490 (10 frames,
     # seed 2026: 441 without, 412 with, the same deck), the parts of glyphs it cut taking
@@ -173,7 +160,7 @@ def ink_mask(frame: Image, white_window: int = 15, tied: bool = True,
     """255 where a pixel is ink: darker than ``INK_RATIO`` of its neighbourhood's white,
     and inside a card (a patch of paper with its holes filled), so the felt is never ink;
     ``tied``: glyphs tied to the felt by a card's edge line too (see ``masks``); ``sharpen``:
-    see ``SHARPEN_SIGMA``; ``bays``: see ``BAY_MOUTH``."""
+    see ``SHARPEN_SIGMA``; ``bays``: see the ``bays`` module."""
     return masks(frame, white_window, tied, sharpen, bays=bays).ink
 
 
@@ -187,11 +174,11 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True,
     felt, so it is no hole in the paper. Such a glyph's core (darker than ``CORE_RATIO`` of
     the white, which edge lines and shadows are not) is a hole in the paper taken with the
     fainter dark: that core, grown by a pixel into the dark around it, is ink too.
-    With ``bays``, a glyph joined to the card's printed outline is cut from it (``_bays``).
+    With ``bays``, a glyph joined to the card's printed outline is cut from it (``bays``).
     """
     dark, core, lit, deeper = _tones(frame, white_window, sharpen, deep)
     paper = _unmarked(lit, dark)
-    inside = filled(np.asarray(cv2.bitwise_or(paper, _bays(paper)), np.uint8) if bays else paper)
+    inside = filled(np.asarray(cv2.bitwise_or(paper, bays_of(paper)), np.uint8) if bays else paper)
     if not tied:
         ink = np.asarray(cv2.bitwise_and(dark, inside), np.uint8)
         return Masks(ink, inside, paper, _within(deeper, ink))
@@ -202,58 +189,6 @@ def masks(frame: Image, white_window: int = 15, tied: bool = True,
     grown = cv2.dilate(cores, np.ones((3, 3), np.uint8))
     tied_ink = np.asarray(cv2.bitwise_and(dark, cv2.bitwise_or(inside, grown)), np.uint8)
     return Masks(tied_ink, inside, paper, _within(deeper, tied_ink))
-
-
-def _bays(paper: Image) -> Image:
-    """255 on the pixels of the paper's bays (``BAY_MOUTH``) that are no paper. A bay lies
-    in a convexity defect of a paper patch's outer contour: the defect's contour, from one
-    hull point to the next, runs along the chord between them (a straight card edge, within
-    ``BAY_SHORE``) but where it goes round a bay; each such stretch at least ``BAY_DEPTH``
-    deep and at most ``BAY_MOUTH`` times the patch's size wide at its mouth (the chord from
-    the shore point before it to the one after it) is filled up to that chord."""
-    out = np.zeros_like(paper)
-    contours = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[-2]
-    for contour in contours:
-        if len(contour) < 4:
-            continue
-        size = float(np.sqrt(cv2.contourArea(contour)))
-        try:
-            defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
-        except cv2.error:  # a contour whose hull OpenCV cannot order: no bay sought in it
-            continue
-        if defects is None:
-            continue
-        points = np.asarray(contour, np.int64).reshape(-1, 2)
-        for start, end, _, depth in np.asarray(defects, np.int64).reshape(-1, 4).tolist():
-            if depth / 256.0 < BAY_DEPTH:
-                continue
-            stretch = (points[start:end + 1] if end >= start
-                       else np.concatenate([points[start:], points[:end + 1]]))
-            for bay in _bays_along(stretch, BAY_MOUTH * size):
-                cv2.fillPoly(out, [bay.astype(np.int32)], 255)
-    return np.asarray(cv2.bitwise_and(out, cv2.bitwise_not(paper)), np.uint8)
-
-
-def _bays_along(stretch: NDArray[np.int64], widest: float) -> list[NDArray[np.int64]]:
-    """The bays of a contour ``stretch`` (points from one hull point to the next): its runs
-    of points farther than ``BAY_SHORE`` from the chord between its ends, at least
-    ``BAY_DEPTH`` deep, each with the shore point before and after it, where those lie at
-    most ``widest`` pixels apart."""
-    chord = (stretch[-1] - stretch[0]).astype(np.float64)
-    length = float(np.hypot(*chord))
-    if length < 1.0:
-        return []
-    off = stretch - stretch[0]
-    away = np.abs(off[:, 0] * chord[1] - off[:, 1] * chord[0]) / length
-    out = (away > BAY_SHORE).astype(np.int8)
-    edges = np.diff(np.concatenate([[0], out, [0]]))
-    bays = []
-    for first, last in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True):
-        a, b = max(int(first) - 1, 0), min(int(last), len(stretch) - 1)
-        mouth = stretch[a] - stretch[b]
-        if away[first:last].max() >= BAY_DEPTH and float(np.hypot(*mouth)) <= widest:
-            bays.append(stretch[a:b + 1])
-    return bays
 
 
 def _within(deeper: Image | None, ink: Image) -> Image | None:
