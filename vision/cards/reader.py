@@ -91,13 +91,11 @@ IN_STEP_FIT = 1.0
 # often the index of a card whose rank or suit ran into the edge of the card on top or a
 # court's frame and was parted from it by the deeper ink: such a candidate takes only the
 # marks that no candidate of the rest took, after them (so no read of the rest changes),
-# and is named only weakly (``reads.Read.weak``, as a read the fine cut settles: it
-# yields to any other name at its place), where the fine cut does not name another rank
-# or suit surely (``verdict.against``) and it fits as closely as a read named plainly
-# must (``Thresholds.typical``); looser, it is a guess (``reads.in_step``). A read the
-# fine cut vetoes, or that names nothing, is no card (``CardReader.read``). The
-# photographed table's loose reads of split parts (above) name no card so either
-# (figures in ``docs/benchmarks.md``).
+# and is never named plainly: only where the fine cut settles it (``verdict.settle``: a
+# weak name, which yields to any other at its place) or, as a guess, in step
+# (``reads.in_step``). Unnamed, it is no card (``CardReader.read``). Named weakly where
+# the fine cut merely named no other rank or suit, two such reads named a card wrongly
+# in the hold-out decks' frames (figures in ``docs/benchmarks.md``).
 # An unsure read whose rank (or suit) is one of two, each PAIR_ODDS (a log-likelihood ratio)
 # more likely than any third, whose suit (or rank) is read surely (``Thresholds.odds``) and
 # which fits no looser than PAIR_FIT, is one of two cards: it is named the one not read
@@ -300,7 +298,7 @@ class CardReader:
         settled = np.zeros_like(confident)
         vetoed = np.zeros_like(confident)
         guess = np.zeros_like(confident)
-        close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick] & ~loosely
+        close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
         doubt = confident & counts & ~((odds >= SURE) & (loose < CLEAN))
         hopeful = seen & ~confident & (odds >= t.odds) & (loose <= IN_STEP_FIT)
         fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
@@ -327,12 +325,6 @@ class CardReader:
             guess = hopeful & ~vetoed & ~settled
             guess[called[near]] = True
         vetoed &= confident
-        # A split part's read taken loosely (see the note above ``PAIR_FIT``), not withdrawn
-        # by the fine cut: named weakly where it fits as closely as a plain name must, else
-        # a guess.
-        weakly = loosely & guess & (loose <= t.typical)
-        settled |= weakly
-        guess &= ~weakly
         confident = (confident & ~vetoed) | settled
         codes = self._codes(r_best, s_best)
         ends, right, down, width, center = self._placed(groups, pick, sense, codes)
