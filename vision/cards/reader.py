@@ -87,6 +87,15 @@ IN_STEP_FIT = 1.0
 # the candidates of the marks unsplit. The hold-out deck aguilar's reads of such candidates
 # are clean (63 of 67 named, none wrong, in 10 frames), those named on the photographed
 # table's wooden floor and pictures loose (fits 0.16-0.46; ``docs/benchmarks.md``).
+# One read surely but not cleanly (``reads.SURE``, no looser than IN_STEP_FIT) is most
+# often the index of a card whose rank or suit ran into the edge of the card on top or a
+# court's frame and was parted from it by the deeper ink: such a candidate takes only the
+# marks that no candidate of the rest took, after them (so no read of the rest changes),
+# and is never named plainly: only where the fine cut settles it (``verdict.settle``: a
+# weak name, which yields to any other at its place) or, as a guess, in step
+# (``reads.in_step``). Unnamed, it is no card (``CardReader.read``). Named weakly where
+# the fine cut merely named no other rank or suit, two such reads named a card wrongly
+# in the hold-out decks' frames (figures in ``docs/benchmarks.md``).
 # An unsure read whose rank (or suit) is one of two, each PAIR_ODDS (a log-likelihood ratio)
 # more likely than any third, whose suit (or rank) is read surely (``Thresholds.odds``) and
 # which fits no looser than PAIR_FIT, is one of two cards: it is named the one not read
@@ -260,6 +269,8 @@ class CardReader:
         # (``_held``; see the note above ``PAIR_FIT``).
         held = _held(groups)
         eligible = ~held | ((every.odds >= SURE) & (every.loose < CLEAN))
+        # Read surely but loosely: the marks left over (see the note above ``PAIR_FIT``).
+        late = ~eligible & (every.odds >= SURE) & (every.loose <= IN_STEP_FIT)
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
         taken: set[int] = set()
@@ -267,23 +278,25 @@ class CardReader:
         rows = groups.members if groups.whole is None else np.where(
             groups.members >= 0, groups.whole[np.maximum(groups.members, 0)], -1)
         members = rows.tolist()  # a list's rows iterate quicker than an array's
-        for i in np.argsort(np.where(eligible, best_fit, np.inf), kind="stable").tolist():
-            if not eligible[i]:
-                break
-            marks = {k for k in members[i] if k >= 0}
-            if not marks & taken:
-                chosen.append(i)
-                taken |= marks
+        for turn in (eligible, late):
+            for i in np.argsort(np.where(turn, best_fit, np.inf), kind="stable").tolist():
+                if not turn[i]:
+                    break
+                marks = {k for k in members[i] if k >= 0}
+                if not marks & taken:
+                    chosen.append(i)
+                    taken |= marks
         if not chosen:
             return []
         pick = np.array(sorted(chosen))
+        loosely = late[pick]
         (sense, rd, sd, r_best, r_odds, r_p, r_d, s_best, s_odds, s_p, s_d, loose,
          odds) = every.take(pick)
         t = self.thresholds
         ranks, suits = self.deck.ranks, self.deck.suits
         counts = odds >= least
         seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical) & counts
-        confident = (odds >= t.odds) & (loose <= t.typical)
+        confident = (odds >= t.odds) & (loose <= t.typical) & ~loosely
         settled = np.zeros_like(confident)
         vetoed = np.zeros_like(confident)
         guess = np.zeros_like(confident)
@@ -318,7 +331,7 @@ class CardReader:
         codes = self._codes(r_best, s_best)
         ends, right, down, width, center = self._placed(groups, pick, sense, codes)
         # Reads surely one of two cards (PAIR_FIT): the other name each gives.
-        undecided = seen & ~confident & ~guess & ~settled & (loose < PAIR_FIT)
+        undecided = seen & ~confident & ~guess & ~settled & (loose < PAIR_FIT) & ~loosely
         r_other, s_other = runner_up(rd, PAIR_ODDS), runner_up(sd, PAIR_ODDS)
         rank_pair = undecided & (r_odds < t.odds) & (r_other >= 0) & (s_odds >= t.odds)
         suit_pair = undecided & (s_odds < t.odds) & (s_other >= 0) & (r_odds >= t.odds)
