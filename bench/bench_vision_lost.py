@@ -53,6 +53,7 @@ import numpy as np  # noqa: E402
 from holdout_decks import DECKS as HOLDOUT  # noqa: E402
 from holdout_decks import deck_dir  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
+from vision_decks import calibrate_deck  # noqa: E402
 
 from controller.config.locations import assets_dir  # noqa: E402
 from vision.cards import (  # noqa: E402
@@ -62,7 +63,6 @@ from vision.cards import (  # noqa: E402
 )
 from vision.cards import reader as rd  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
-from vision.cards.calibrate import UnusableFaces, calibrate  # noqa: E402
 from vision.cards.corners import place as by_corner  # noqa: E402
 from vision.cards.deck import Deck  # noqa: E402
 from vision.cards.evaluate import NEAR, ON_TOP, Tally, evaluate  # noqa: E402
@@ -345,18 +345,14 @@ def _stage(reader: CardReader, trace: Trace, shown: list[Index], w: float,
 
 
 def deck_of(name: str, faces: dict[str, Image]) -> Deck:
-    """A deck's calibration as ``bench_vision.holdout_report`` makes it (the faces it
+    """A deck's calibration as ``vision_decks.holdout_report`` makes it (the faces it
     refuses left out) or a tuning style's cached one."""
     if name in bv.STYLES:
         return cached_deck(name, faces, assets_dir() / "decks")
-    left_out: set[str] = set()
-    for _ in range(bv.REFUSALS):
-        try:
-            return (calibrate(faces, name=f"holdout-{name}", without=left_out) if left_out
-                    else cached_deck(f"holdout-{name}", faces, assets_dir() / "decks"))
-        except UnusableFaces as err:
-            left_out |= set(err.faces)
-    raise SystemExit(f"{name}: calibration refused {bv.REFUSALS} times")
+    deck, refused, _ = calibrate_deck(f"holdout-{name}", faces)
+    if deck is None:
+        raise SystemExit(f"{name}: calibration refused: {refused}")
+    return deck
 
 
 def main() -> int:
