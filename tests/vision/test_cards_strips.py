@@ -78,7 +78,7 @@ def test_a_joker_with_ink_right_of_the_index_column_narrows_the_box() -> None:
     _, x1, y0, y1 = widest
     w = joker.shape[1]
     dotted = joker.copy()
-    at = x1 - 0.03  # inside the widest box, right of the narrowest one
+    at = x1  # on the widest box's edge, well right of the narrowest one
     cv2.circle(dotted, (round(at * w), round((y0 + y1) / 2 * w)), round(0.02 * w),
                (0, 0, 0, 255), -1)
     box, inked = strips.index_box(made.offsets, made.lengths, made.aspect, [dotted])
