@@ -68,6 +68,7 @@ from .verdict import (
     runner_up,
     settle,
 )
+from .white import balanced
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -119,6 +120,7 @@ class CardReader:
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
+        frame = balanced(frame)  # a frame in tinted light, its paper made white (``white``)
         ink, _, paper, deep = masks(frame, sharpen=self.limits.sharpen, deep=self.limits.split)
         felt = Felt(paper, frame)
         groups = self._candidates(find_groups(frame, self.limits, ink, deep))
