@@ -1,5 +1,6 @@
 """Read every card in a frame by its corner index, against one calibrated deck.
 
+A frame taken in tinted light is balanced first, its paper made white (``white``).
 Each candidate index (``ink``) is cut upright in both senses (``patch``) and its rank and
 suit are classified by the deck's discriminants (``model``), only those candidates that may
 be of the table's card size (``_by_size``). Of candidates sharing ink the best fit is kept.
