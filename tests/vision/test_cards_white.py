@@ -54,6 +54,16 @@ def test_a_frame_whose_brightest_is_no_paper_is_read_as_it_is() -> None:
     assert balanced(frame) is frame
 
 
+def test_a_pale_wooden_table_brighter_than_the_cards_is_not_made_grey() -> None:
+    """A pale wooden table, larger than the cards and as bright, is the frame's brightest; its
+    colour is no paper's in any light, so the frame is read as it is (balanced, the table
+    would turn grey and the cards' paper blue)."""
+    frame = np.zeros((80, 120, 3), np.uint8)
+    frame[:] = (110, 172, 211)  # pale wood (BGR)
+    frame[30:50, 50:70] = (200, 200, 200)  # a card's paper, a little darker
+    assert balanced(frame) is frame
+
+
 @pytest.mark.parametrize("gains", [WARM, COLD], ids=["warm", "cold"])
 def test_cards_in_tinted_light_are_read_as_in_white_light(gains: np.ndarray) -> None:
     """Seven spread hands of a rendered deck in warm or cold light: as many cards read right

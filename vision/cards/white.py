@@ -36,9 +36,11 @@ BRIGHTEST = 0.02
 # the rendered camera's colour cast, a few per cent a channel) lie well above it.
 NEAR_GREY = GREY
 # A white below LEAST_GREY is no paper in any light met: cards photographed under warm
-# household lamps without white balance measure 0.7 and more (their paper's darkest channel
-# over its brightest); a coloured felt's is far lower.
-LEAST_GREY = 0.5
+# household lamps without white balance measure 0.67 and more (their paper's darkest channel
+# over its brightest; frames of them, 0.67 and more); a pale wooden table as bright as the
+# cards and larger, whose colour then is the frame's brightest, 0.52, and a coloured felt's
+# lower still. Balanced, such a table would turn grey, and the cards blue.
+LEAST_GREY = 0.6
 
 
 def white(frame: Image) -> NDArray[np.float64]:
