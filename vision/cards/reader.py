@@ -1,5 +1,6 @@
 """Read every card in a frame by its corner index, against one calibrated deck.
 
+A frame taken in tinted light is balanced first, its paper made white (``white``).
 Each candidate index (``ink``) is cut upright in both senses (``patch``) and its rank and
 suit are classified by the deck's discriminants (``model``), only those candidates that may
 be of the table's card size (``_by_size``). Of candidates sharing ink the best fit is kept.
@@ -68,6 +69,7 @@ from .verdict import (
     runner_up,
     settle,
 )
+from .white import balanced
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -129,6 +131,7 @@ class CardReader:
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
+        frame = balanced(frame)  # a frame in tinted light, its paper made white (``white``)
         ink, _, paper, deep = masks(frame, sharpen=self.limits.sharpen, deep=self.limits.split,
                                     bays=self.limits.bays)
         felt = Felt(paper, frame)
