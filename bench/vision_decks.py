@@ -6,10 +6,12 @@ Two kinds, each calibrated from its own faces and read on frames of seated hands
 - **hold-out artworks** (``holdout_report``): public deck artworks drawn by
   ``scripts/holdout_decks.py``, their clean faces calibrated and dealt;
 - **single-card photographs** (``single_report``, ``docs/sources.md: [V2]``): a real deck, 24
-  faces photographed nine times each under varied light and angle. The first photograph of each
-  face (``_00``) is its calibration face; the frames deal the other eight, a photograph picked at
-  random for each card, so the cards read were never learned from and carry real print, paper
-  and light. The photographs are read in place, never copied, and carry no licence.
+  faces photographed nine times each, three times in each of three lights (a file's
+  ``_LA``: light L, shot A). The first photograph of each face (``_00``) is its calibration
+  face; each frame is dealt under one light, picked at random, a photograph of that light
+  picked at random for each card (a table has one light; cards of different lights side by
+  side no camera sees), so the cards read were never learned from and carry real print,
+  paper and light. The photographs are read in place, never copied, and carry no licence.
 
 A calibration that refuses faces is tried again without them (up to ``REFUSALS`` times), and
 the deck measured all the same: its refused faces are never named, so their cards count as
@@ -199,8 +201,14 @@ def single_report(folder: Path, scenes: int, seed: int, second_look: bool, mista
     photos = single_photos(folder)
     learned = {code: card_face(read_image(p)) for code, paths in photos.items()
                for p in paths if p.stem.endswith(SINGLE_LEARNED)}
-    held = {code: [card_face(read_image(p)) for p in paths if not p.stem.endswith(
-        SINGLE_LEARNED)] for code, paths in photos.items()}
+    held: dict[str, dict[str, list[Image]]] = {}  # light -> code -> its photographs
+    for code, paths in photos.items():
+        for path in paths:
+            if not path.stem.endswith(SINGLE_LEARNED):
+                light = path.stem.rsplit("_", 1)[-1][:1]
+                held.setdefault(light, {}).setdefault(code, []).append(
+                    card_face(read_image(path)))
+    lights = sorted(light for light, shots in held.items() if set(shots) == set(learned))
     name = "single-cards"
     start = time.perf_counter()
     deck, refused, left_out = calibrate_deck(name, learned, without=set(CODES) - set(learned))
@@ -210,12 +218,13 @@ def single_report(folder: Path, scenes: int, seed: int, second_look: bool, mista
     reader = CardReader(deck, second_look=second_look)
 
     def deal(rng: np.random.Generator) -> dict[str, Image]:
-        return {code: shots[int(rng.integers(len(shots)))] for code, shots in held.items()}
+        shots = held[lights[int(rng.integers(len(lights)))]]
+        return {code: faces[int(rng.integers(len(faces)))] for code, faces in shots.items()}
 
     tally, phantom = read_tables(reader, deal, scenes, seed, render, hands=SINGLE_HANDS)
     row = deck_row(name, deck, learned, tally, phantom, made, refused, mistakes)
-    row["photographs"] = {"faces": len(learned), "learned": len(learned),
-                          "read": sum(len(s) for s in held.values())}
+    row["photographs"] = {"faces": len(learned), "learned": len(learned), "lights": lights,
+                          "read": sum(len(f) for s in held.values() for f in s.values())}
     return row
 
 
