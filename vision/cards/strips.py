@@ -417,12 +417,13 @@ def index_box(offsets: F32, lengths: F32, aspect: float, clear: Sequence[Image] 
     top = max(suit_y - 1.5 * length, EDGE_CLEAR)
     x0 = max(suit_x - HALF_WIDTH, EDGE_CLEAR)
     least = max(suit_x + HALF_WIDTH, x0 + HALF_WIDTH)
+    greys = [_face_grey(face) for face in clear]  # once each, for every width tried
     for right in np.arange(min(suit_x + REACH_RIGHT, SLOT[0]), least, -RIGHT_STEP):
         box = (x0, float(right), top, suit_y)
-        if all(blank_face(face, box) for face in clear):
+        if all(_blank_grown(grey, box) for grey in greys):
             return box, []
     box = (x0, least, top, suit_y)
-    return box, [k for k, face in enumerate(clear) if not blank_face(face, box)]
+    return box, [k for k, grey in enumerate(greys) if not _blank_grown(grey, box)]
 
 
 def blank_face(face: Image, box: Box) -> bool:
@@ -430,12 +431,20 @@ def blank_face(face: Image, box: Box) -> bool:
     ``PLACED`` each way, at the band's scale: a face without an index that shows ink there
     (a joker with a star or a word in its corner) cannot be told from a card whose index
     went unread."""
+    return _blank_grown(_face_grey(face), box)
+
+
+def _face_grey(face: Image) -> F32:
+    """A clean face at the band's scale, as ``_band`` softens it."""
     height = round(WIDTH * face.shape[0] / face.shape[1])
-    grey = _grey(np.asarray(cv2.resize(face, (WIDTH, height), interpolation=cv2.INTER_AREA),
+    return _grey(np.asarray(cv2.resize(face, (WIDTH, height), interpolation=cv2.INTER_AREA),
                             np.uint8))
+
+
+def _blank_grown(grey: F32, box: Box) -> bool:
+    """``_blank`` of a face's grey (``_face_grey``) in ``box`` grown by ``PLACED``."""
     x0, x1, y0, y1 = box
-    grown = (x0 - PLACED, x1 + PLACED, y0 - PLACED, y1 + PLACED)
-    return _blank(grey, 0, 0, grown)
+    return _blank(grey, 0, 0, (x0 - PLACED, x1 + PLACED, y0 - PLACED, y1 + PLACED))
 
 
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
