@@ -139,7 +139,7 @@ class Deck:
                       float(meta.get("twin", [0.0, 0.0])[1])),
                 split=bool(meta.get("split", False)),
                 bays=bool(meta.get("bays", False)),
-                blank=_box(meta.get("blank", CORNER)),
+                blank=_box(meta.get("blank", CORNER), where),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],
@@ -153,9 +153,10 @@ class Deck:
             raise CalibrationError(f"{where!r} is not a deck calibration: {err}") from err
 
 
-def _box(values: object) -> tuple[float, float, float, float]:
-    """A calibration file's blank box, four numbers, or CalibrationError naming it."""
+def _box(values: object, where: str) -> tuple[float, float, float, float]:
+    """A calibration file's blank box, four numbers, or CalibrationError naming it and the
+    file ``where``."""
     if not isinstance(values, (list, tuple)) or len(values) != 4:
-        raise CalibrationError(f"blank box {values!r} is not four numbers")
+        raise CalibrationError(f"{where!r}: blank box {values!r} is not four numbers")
     x0, x1, y0, y1 = (float(v) for v in values)
     return (x0, x1, y0, y1)
