@@ -9,7 +9,10 @@ its holes are: the glyph becomes a hole, so ink, cut free of the border, which s
 
 from __future__ import annotations
 
+import math
+
 import cv2
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -50,34 +53,63 @@ def bays_of(paper: Image) -> Image:
             continue
         if defects is None:
             continue
-        points = np.asarray(contour, np.int64).reshape(-1, 2)
-        for start, end, _, depth in np.asarray(defects, np.int64).reshape(-1, 4).tolist():
-            if depth / 256.0 < BAY_DEPTH:
-                continue
-            stretch = (points[start:end + 1] if end >= start
-                       else np.concatenate([points[start:], points[:end + 1]]))
-            for bay in _bays_along(stretch, BAY_MOUTH * size):
-                cv2.fillPoly(out, [bay.astype(np.int32)], 255)
+        points = contour.reshape(-1, 2)
+        ends = _bay_ends(points, defects.reshape(-1, 4), BAY_MOUTH * size)
+        for first, last in ends.tolist():
+            # A bay's points run from ``first`` to ``last`` round the contour (past its end
+            # and on from its start where ``last`` lies before ``first``).
+            bay = (points[first:last + 1] if last >= first
+                   else np.concatenate([points[first:], points[:last + 1]]))
+            cv2.fillPoly(out, [np.ascontiguousarray(bay, np.int32)], 255)
     return np.asarray(cv2.bitwise_and(out, cv2.bitwise_not(paper)), np.uint8)
 
 
-def _bays_along(stretch: NDArray[np.int64], widest: float) -> list[NDArray[np.int64]]:
-    """The bays of a contour ``stretch`` (points from one hull point to the next): its runs
-    of points farther than ``BAY_SHORE`` from the chord between its ends, at least
-    ``BAY_DEPTH`` deep, each with the shore point before and after it, where those lie at
-    most ``widest`` pixels apart."""
-    chord = (stretch[-1] - stretch[0]).astype(np.float64)
-    length = float(np.hypot(*chord))
-    if length < 1.0:
-        return []
-    off = stretch - stretch[0]
-    away = np.abs(off[:, 0] * chord[1] - off[:, 1] * chord[0]) / length
-    out = (away > BAY_SHORE).astype(np.int8)
-    edges = np.diff(np.concatenate([[0], out, [0]]))
-    bays = []
-    for first, last in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True):
-        a, b = max(int(first) - 1, 0), min(int(last), len(stretch) - 1)
-        mouth = stretch[a] - stretch[b]
-        if away[first:last].max() >= BAY_DEPTH and float(np.hypot(*mouth)) <= widest:
-            bays.append(stretch[a:b + 1])
-    return bays
+@numba.njit(cache=True, nogil=True)
+def _bay_ends(points, defects, widest):  # type: ignore[no-untyped-def]
+    """The bays of a contour (``points``, n x 2) along its convexity ``defects`` (rows of
+    start, end, farthest point, depth in 256ths of a pixel), as rows of their first and
+    last point's index in the contour: in each defect at least ``BAY_DEPTH`` deep, the
+    stretch of the contour from its start to its end (round past the contour's end where
+    the end lies before the start), its runs of points farther than ``BAY_SHORE`` from the
+    chord between its ends, at least ``BAY_DEPTH`` deep, each with the shore point before
+    and after it, where those lie at most ``widest`` pixels apart. A loop over the points
+    rather than numpy's calls: a frame's contours hold hundreds of short stretches, and
+    numpy's calls on each cost more than the arithmetic."""
+    n = len(points)
+    firsts, lasts = [], []
+    for d in range(len(defects)):
+        start, end, depth = int(defects[d, 0]), int(defects[d, 1]), int(defects[d, 3])
+        if depth / 256.0 < BAY_DEPTH:
+            continue
+        count = end - start + 1 if end >= start else n - start + end + 1
+        x0, y0 = float(points[start, 0]), float(points[start, 1])
+        cx = float(points[end, 0]) - x0
+        cy = float(points[end, 1]) - y0
+        length = math.hypot(cx, cy)
+        if length < 1.0:
+            continue
+        run = -1  # the first point of the run of points off the shore, if in one
+        deepest = 0.0
+        for i in range(count + 1):
+            away = -1.0  # past the stretch's end: on the shore
+            if i < count:
+                k = (start + i) % n
+                away = abs((points[k, 0] - x0) * cy - (points[k, 1] - y0) * cx) / length
+            if away > BAY_SHORE:
+                if run < 0:
+                    run, deepest = i, away
+                else:
+                    deepest = max(deepest, away)
+            elif run >= 0:
+                a, b = max(run - 1, 0), min(i, count - 1)
+                ka, kb = (start + a) % n, (start + b) % n
+                mouth = math.hypot(float(points[ka, 0] - points[kb, 0]),
+                                   float(points[ka, 1] - points[kb, 1]))
+                if deepest >= BAY_DEPTH and mouth <= widest:
+                    firsts.append(ka)
+                    lasts.append(kb)
+                run = -1
+    out = np.empty((len(firsts), 2), np.int64)
+    for j in range(len(firsts)):
+        out[j, 0], out[j, 1] = firsts[j], lasts[j]
+    return out
