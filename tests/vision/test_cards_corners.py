@@ -1,7 +1,8 @@
 """A deck that prints its index at all four corners (``corners``, ``calibrate.twin_corner``):
 each read is placed as the corner it is, by the votes of its name's reads, the felt and the
 row of a spread, and withdrawn where none tells. Reads are made by hand first; then the test
-deck's faces, the index stamped at the other two corners too, are calibrated and read."""
+deck's faces, the index stamped at the other two corners too, are calibrated and read. The
+compiled vote (``corners._vote``) gives the sides numpy's steps, name by name, give."""
 
 from __future__ import annotations
 
@@ -11,15 +12,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from controller.config.locations import assets_dir
 from tests.vision.conftest import deck, faces
 from vision.cards import CardReader, Deck
 from vision.cards.cache import cached_deck
-from vision.cards.corners import CORNER, follow, place
+from vision.cards.corners import AS_READ, CORNER, OTHER, _votes, follow, place
 from vision.cards.evaluate import evaluate
-from vision.cards.reads import Read
+from vision.cards.reads import SAME, Read
 
 TWIN = (0.8, 0.0)  # card widths from the top-left index to the top-right one
 WIDTH = 100.0
@@ -130,3 +133,49 @@ def test_a_four_corner_deck_calibrates_and_reads_with_no_wrong_read() -> None:
     tally = evaluate(CardReader(learned), four, frames=2, seed=2026)
     assert tally.wrong == 0, tally.mistakes
     assert tally.right >= 0.8 * tally.cards, f"{tally.right} of {tally.cards} read right"
+
+
+def _numpy_votes(codes: Sequence[str | None], centre: NDArray[np.float64],
+                 moved: NDArray[np.float64], width: NDArray[np.float64]) -> NDArray[np.int64]:
+    """``corners._votes`` by numpy's steps, name by name."""
+    side = np.zeros(len(codes), np.int64)
+    by_code: dict[str, list[int]] = {}
+    for k, code in enumerate(codes):
+        if code is not None:
+            by_code.setdefault(code, []).append(k)
+    for rows in by_code.values():
+        if len(rows) < 2:
+            continue
+        points = np.stack([centre[rows], moved[rows]], axis=1)
+        wide = width[rows]
+        flat = points.reshape(-1, 2)
+        near = np.hypot(*(flat[:, None, None, :] - points[None]).transpose(3, 0, 1, 2)) < (
+            SAME * np.minimum(wide[:, None, None], wide[None, :, None]).repeat(2, axis=0))
+        voters = near.any(axis=2).sum(axis=1)
+        best = int(np.argmax(voters))
+        apart = np.hypot(*(flat - flat[best]).T) >= SAME * float(wide.min())
+        if (voters[apart] >= voters[best]).any():
+            continue
+        for j, k in enumerate(rows):
+            ways = np.flatnonzero(near[best, j])
+            if len(ways):
+                side[k] = AS_READ if int(ways[0]) == 0 else OTHER
+    return side
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40))
+def test_the_compiled_vote_gives_numpys_sides(seed: int, n: int) -> None:
+    """Random reads of a few names, their centres as read and moved scattered about a few
+    places (so that many agree within ``SAME``, some tie, some lie at its very edge), some
+    unnamed: ``_votes`` gives the sides numpy's steps give."""
+    rng = np.random.default_rng(seed)
+    codes = [None if rng.random() < 0.15 else str(c) for c in rng.integers(0, 6, n)]
+    places = rng.uniform(0, 400, (4, 2))
+    width = rng.choice([50.0, 60.0, 61.5], n)
+    centre = places[rng.integers(0, 4, n)] + rng.normal(0, 6, (n, 2))
+    moved = places[rng.integers(0, 4, n)] + rng.normal(0, 6, (n, 2))
+    edge = rng.random(n) < 0.2  # moved exactly ``SAME`` widths from the centre as read
+    moved[edge] = centre[edge] + np.array([SAME * 50.0, 0.0])
+    want = _numpy_votes(codes, centre, moved, width)
+    np.testing.assert_array_equal(_votes(codes, centre, moved, width), want)
