@@ -1,11 +1,16 @@
-"""Where a read lies (``vision.cards.ground``): an index is printed in ink (``inked``)."""
+"""Where a read lies (``vision.cards.ground``): an index is printed in ink (``inked``); the
+pixels looked at about an index, and their darkest and brightest channels, are those numpy's
+steps give."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.typing import NDArray
 
-from vision.cards.ground import FAINT_DEPTH, INK_DEPTH, inked
+from vision.cards.ground import FAINT_DEPTH, INDEX, INK_DEPTH, RING, _tones, _tones_about, inked
 from vision.cards.reads import SURE, Read
 
 PAPER = 200
@@ -38,3 +43,41 @@ def test_a_faint_index_is_inked_only_where_it_is_read_surely() -> None:
     between = (INK_DEPTH + FAINT_DEPTH) / 2
     assert inked(_frame(between), [_read(SURE + 1), _read(SURE - 1)]).tolist() == [True, False]
     assert inked(_frame(FAINT_DEPTH + 0.05), [_read(SURE + 50)]).tolist() == [False]
+
+
+def _numpy_pixels(frame: NDArray[np.uint8], points: NDArray[np.float64]) -> NDArray[np.uint8]:
+    """The frame's pixels (... x 3) nearest ``points`` by numpy's steps: a half added,
+    clipped to the frame, cut to whole pixels."""
+    h, w = frame.shape[:2]
+    x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int64)
+    y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int64)
+    out: NDArray[np.uint8] = frame.reshape(-1, frame.shape[2])[y * w + x]
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 30), st.sampled_from([INDEX, RING]))
+def test_the_tones_about_an_index_are_numpys(
+        seed: int, n: int, grid: tuple[NDArray[np.float64], ...]) -> None:
+    """Random frames and indices, in and beyond the frame, some on half-way points: the
+    darkest and brightest channels at the grid's points about each index are those of the
+    pixels numpy's broadcasting and clipping find, and so for points given outright."""
+    rng = np.random.default_rng(seed)
+    frame = rng.integers(0, 256, (int(rng.integers(1, 60)), int(rng.integers(1, 60)), 3),
+                         dtype=np.uint8)
+    turn = rng.uniform(0, 2 * np.pi, n)
+    right = np.stack([np.cos(turn), np.sin(turn)], axis=1)
+    down = np.stack([-right[:, 1], right[:, 0]], axis=1)
+    centroid = np.where(rng.random((n, 1)) < 0.3, rng.integers(-5, 65, (n, 2)) + 0.5,
+                        rng.uniform(-20, 80, (n, 2)))
+    where = np.stack([centroid, right, down], axis=1)
+    width = rng.uniform(5, 120, n)
+    points = where[:, None, 0] + width[:, None, None] * (
+        grid[0][None, :, None] * where[:, None, 1] + grid[1][None, :, None] * where[:, None, 2])
+    pixels = _numpy_pixels(frame, points)
+    low, high = _tones_about(frame, where, width, grid)
+    np.testing.assert_array_equal(low, pixels.min(axis=-1))
+    np.testing.assert_array_equal(high, pixels.max(axis=-1))
+    low, high = _tones(frame, points)
+    np.testing.assert_array_equal(low, pixels.min(axis=-1))
+    np.testing.assert_array_equal(high, pixels.max(axis=-1))

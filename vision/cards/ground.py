@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -89,12 +90,10 @@ def on_paper(frame: Image, reads: Sequence[Read], aspect: float) -> NDArray[np.b
     points = body(corner, across, along)
     where = np.array([r.indices[0] if r.indices else (r.center, r.right, r.down)
                       for r in reads], np.float64)  # (reads, 3, xy); unringed as placed
-    width = np.array([r.width for r in reads], np.float64)[:, None, None]
-    ring = where[:, None, 0] + width * (RING[0][None, :, None] * where[:, None, 1]
-                                        + RING[1][None, :, None] * where[:, None, 2])
-    grey = _greyness(frame, points)[0]
+    width = np.array([r.width for r in reads], np.float64)
+    grey = _greyness(*_tones(frame, points))[0]
     ringed = np.array([bool(r.indices) for r in reads])  # no index to ring: the body alone
-    brighter, whole = _greyness(frame, ring[ringed])
+    brighter, whole = _greyness(*_tones_about(frame, where[ringed], width[ringed], RING))
     # A read that names no card has only its index to show it is one: the ring about
     # it alone must be paper (a card's body beside a mark on a back's lattice or on a
     # wooden floor is no evidence that the mark is an index).
@@ -116,10 +115,8 @@ def inked(frame: Image, reads: Sequence[Read]) -> NDArray[np.bool_]:
     if not rows:
         return out
     where = np.array([reads[k].indices[0] for k in rows], np.float64)  # (rows, 3, xy)
-    width = np.array([reads[k].width for k in rows], np.float64)[:, None, None]
-    points = where[:, None, 0] + width * (INDEX[0][None, :, None] * where[:, None, 1]
-                                          + INDEX[1][None, :, None] * where[:, None, 2])
-    low = _pixels(frame, points).min(axis=-1)  # (rows, points)
+    width = np.array([reads[k].width for k in rows], np.float64)
+    low = _tones_about(frame, where, width, INDEX)[0]  # (rows, points)
     n = low.shape[1]
     dark_k, white_k = int(INK_SHARE * n), int(0.75 * n)
     ordered = np.partition(low, (dark_k, white_k), axis=1).astype(np.float64)
@@ -157,24 +154,65 @@ def body(corner: F64, across: F64, along: F64) -> F64:
     return out
 
 
-def _pixels(frame: Image, points: F64) -> Image:
-    """The frame's pixels (... x 3) nearest ``points`` (... x xy), those outside taken at
-    the frame's edge."""
-    h, w = frame.shape[:2]
-    x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int64)
-    y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int64)
-    flat: Image = frame.reshape(-1, frame.shape[2])[y * w + x]
-    return flat
+def _tones(frame: Image, points: F64) -> tuple[Image, Image]:
+    """The darkest and the brightest channel (each ``points.shape[:-1]``) of the frame's
+    pixels nearest ``points`` (... x xy), those outside taken at the frame's edge."""
+    flat = np.ascontiguousarray(points, np.float64).reshape(-1, 2)
+    low, high = np.empty(len(flat), np.uint8), np.empty(len(flat), np.uint8)
+    _nearest_tones(frame, flat, low, high)
+    return low.reshape(points.shape[:-1]), high.reshape(points.shape[:-1])
 
 
-def _greyness(frame: Image, points: F64) -> tuple[F64, F64]:
-    """Per row of ``points`` (N x P x xy, frame pixels, those outside taken at the frame's
-    edge): the median of each pixel's darkest channel over its brightest, over the brighter
-    half of its points, and over all of them."""
-    pixels = _pixels(frame, points)
-    low, high = pixels.min(axis=-1).astype(np.float64), pixels.max(axis=-1).astype(np.float64)
+def _tones_about(frame: Image, where: F64, width: F64, grid: tuple[F64, ...]
+                 ) -> tuple[Image, Image]:
+    """``_tones`` at the points ``grid`` (card widths across and down, as ``INDEX``) about
+    each index ``where`` (N x (suit's centroid, right, down) x xy) of a card ``width``
+    pixels wide (N): the point ``centroid + width (across right + down down)``, each step
+    rounded as numpy's broadcasting rounds it, made in the pass that looks it up."""
+    n, count = len(where), len(grid[0])
+    low, high = np.empty((n, count), np.uint8), np.empty((n, count), np.uint8)
+    _tones_at(frame, np.ascontiguousarray(where, np.float64).reshape(n, 3, 2),
+              np.ascontiguousarray(width, np.float64), grid[0], grid[1], low, high)
+    return low, high
+
+
+@numba.njit(cache=True, nogil=True)
+def _tones_at(frame, where, width, across, down, low, high):  # type: ignore[no-untyped-def]
+    """Into ``low[i, p]`` and ``high[i, p]``: ``_nearest_tones`` at point ``p`` of the grid
+    (``across``, ``down``) about index ``i`` (``_tones_about``)."""
+    points = np.empty((len(across), 2))
+    for i in range(len(where)):
+        for p in range(len(across)):
+            for xy in range(2):
+                points[p, xy] = where[i, 0, xy] + width[i] * (
+                    across[p] * where[i, 1, xy] + down[p] * where[i, 2, xy])
+        _nearest_tones(frame, points, low[i], high[i])
+
+
+@numba.njit(cache=True, nogil=True)
+def _nearest_tones(frame, points, low, high):  # type: ignore[no-untyped-def]
+    """Into ``low`` and ``high``: the darkest and brightest channel of the frame's pixel
+    nearest each of ``points`` (n x xy), its coordinates plus a half clipped to the frame
+    and cut to whole pixels, as ``np.clip`` and ``astype`` would. One pass: numpy's
+    clipping, gathering and reducing over three channels took a temporary for each step."""
+    h, w, channels = frame.shape
+    for i in range(len(points)):
+        x = int(min(max(points[i, 0] + 0.5, 0.0), w - 1.0))
+        y = int(min(max(points[i, 1] + 0.5, 0.0), h - 1.0))
+        least = most = frame[y, x, 0]
+        for c in range(1, channels):
+            least = min(least, frame[y, x, c])
+            most = max(most, frame[y, x, c])
+        low[i], high[i] = least, most
+
+
+def _greyness(darkest: Image, brightest: Image) -> tuple[F64, F64]:
+    """Per row of pixels' ``darkest`` and ``brightest`` channels (N x P, ``_tones``): the
+    median of each pixel's darkest channel over its brightest, over the brighter half of
+    its points, and over all of them."""
+    low, high = darkest.astype(np.float64), brightest.astype(np.float64)
     ratio = low / np.maximum(high, 1.0)
-    half = points.shape[1] // 2
+    half = darkest.shape[1] // 2
     brighter = np.argpartition(-high, half, axis=1)[:, :half]
     return (np.median(np.take_along_axis(ratio, brighter, axis=1), axis=1),
             np.median(ratio, axis=1))
