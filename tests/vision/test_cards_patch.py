@@ -1,15 +1,11 @@
 """Patch cutting's compiled passes against the numpy and OpenCV steps they replace: the own
 marks' mask as OpenCV's nearest remap and a look-up make it,
-a patch keeping its own ink byte for byte, turned or not, the vectors bit for bit, and the
-patches' remap grids as numpy's broadcasting rounds them."""
+a patch keeping its own ink byte for byte, turned or not, and the vectors bit for bit."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from numpy.typing import NDArray
 
 from vision.cards import patch, vectors
 
@@ -132,36 +128,3 @@ def test_described_vectors_are_numpys_bit_for_bit() -> None:
                 assert got.tobytes() == want.tobytes()
     empty = vectors.describe(np.zeros((0, 24, 22, 3), np.uint8), np.zeros((0, 18, 18, 3), np.uint8))
     assert empty[0].shape == (0, 528) and empty[1].shape == (0, 972)
-
-
-def _broadcast_grid(centre: NDArray[np.float64], down: NDArray[np.float64],
-                    step: NDArray[np.float64], level: NDArray[np.int64], w: int, h: int
-                    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """``patch._grid``'s maps made by numpy's broadcasting, every step in float32."""
-    n = len(centre)
-    f = 0.5 ** level.astype(np.float64)
-    scaled = step * f
-    dx = (down[:, 0] * scaled).astype(np.float32)[:, None, None]
-    dy = (down[:, 1] * scaled).astype(np.float32)[:, None, None]
-    cx = ((centre[:, 0] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
-    cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
-    v = (np.arange(h) - (h - 1) / 2).astype(np.float32)[None, :, None]
-    u = (np.arange(w) - (w - 1) / 2).astype(np.float32)[None, None, :]
-    return (((cx + u * dy) + v * dx).reshape(n * h, w),
-            ((cy - u * dx) + v * dy).reshape(n * h, w))
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.integers(1, 50), st.integers(1, 50))
-def test_remap_grids_are_numpys_bit_for_bit(seed: int, n: int, w: int, h: int) -> None:
-    """The remap grids of random patches (centres in and beyond a frame, any turn, steps
-    and pyramid levels) are those numpy's broadcasting makes, bit for bit."""
-    rng = np.random.default_rng(seed)
-    centre = rng.uniform(-100, 1400, (n, 2))
-    turn = rng.uniform(0, 2 * np.pi, n)
-    down = np.stack([np.cos(turn), np.sin(turn)], axis=1)
-    step, level = rng.uniform(0.2, 9.0, n), rng.integers(0, 5, n)
-    mx, my = np.full((n * h, w), np.nan, np.float32), np.full((n * h, w), np.nan, np.float32)
-    patch._grid(centre, down, step, level, w, h, mx, my)
-    want_x, want_y = _broadcast_grid(centre, down, step, level, w, h)
-    assert mx.tobytes() == want_x.tobytes() and my.tobytes() == want_y.tobytes()

@@ -83,31 +83,18 @@ def _grid(centre: F64, down: F64, step: F64, level: NDArray[np.int64], w: int, h
     """Into ``mx``, ``my`` ((N * h) x w each): the remap grids of patches w x h centred on
     ``centre`` (original pixels), ``step`` original pixels per patch pixel, in the pyramid
     level ``level`` of each (half the size per level), in float32."""
+    n = len(centre)
     f = 0.5 ** level.astype(np.float64)
     scaled = step * f
-    dx = (down[:, 0] * scaled).astype(np.float32)
-    dy = (down[:, 1] * scaled).astype(np.float32)
-    cx = ((centre[:, 0] + 0.5) * f - 0.5).astype(np.float32)
-    cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)
-    v = (np.arange(h) - (h - 1) / 2).astype(np.float32)
-    u = (np.arange(w) - (w - 1) / 2).astype(np.float32)
-    _fill_grid(cx, cy, dx, dy, u, v, mx, my)
-
-
-@numba.njit(cache=True, nogil=True)
-def _fill_grid(cx, cy, dx, dy, u, v, mx, my):  # type: ignore[no-untyped-def]
-    """Into ``mx``, ``my`` ((N * h) x w, h = len(v), w = len(u)): patch ``j``'s grid,
-    ``(cx + u dy) + v dx`` and ``(cy - u dx) + v dy`` (the patch x axis in the image is
-    (dy, -dx)), each step in float32, as numpy's broadcasting rounds it. Written once, in
-    place: numpy's broadcasting made each map through three temporaries the patches' size
-    and a copy."""
-    h, w = len(v), len(u)
-    for j in range(len(cx)):
-        for r in range(h):
-            row = j * h + r
-            for c in range(w):
-                mx[row, c] = (cx[j] + u[c] * dy[j]) + v[r] * dx[j]
-                my[row, c] = (cy[j] - u[c] * dx[j]) + v[r] * dy[j]
+    dx = (down[:, 0] * scaled).astype(np.float32)[:, None, None]
+    dy = (down[:, 1] * scaled).astype(np.float32)[:, None, None]
+    cx = ((centre[:, 0] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
+    cy = ((centre[:, 1] + 0.5) * f - 0.5).astype(np.float32)[:, None, None]
+    v = (np.arange(h) - (h - 1) / 2).astype(np.float32)[None, :, None]
+    u = (np.arange(w) - (w - 1) / 2).astype(np.float32)[None, None, :]
+    # The patch x axis in the image is (dy, -dx).
+    mx[:] = ((cx + u * dy) + v * dx).reshape(n * h, w)
+    my[:] = ((cy - u * dx) + v * dy).reshape(n * h, w)
 
 
 def _remap(image: NDArray[Any], mx: NDArray[np.float32], my: NDArray[np.float32],
