@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -156,54 +155,38 @@ def body(corner: F64, across: F64, along: F64) -> F64:
 
 def _tones(frame: Image, points: F64) -> tuple[Image, Image]:
     """The darkest and the brightest channel (each ``points.shape[:-1]``) of the frame's
-    pixels nearest ``points`` (... x xy), those outside taken at the frame's edge."""
-    flat = np.ascontiguousarray(points, np.float64).reshape(-1, 2)
-    low, high = np.empty(len(flat), np.uint8), np.empty(len(flat), np.uint8)
-    _nearest_tones(frame, flat, low, high)
-    return low.reshape(points.shape[:-1]), high.reshape(points.shape[:-1])
+    pixels nearest ``points`` (... x xy), those outside taken at the frame's edge: each
+    coordinate plus a half, clipped to the frame and cut to whole pixels. The channels are
+    gathered one by one from the flat frame: a reduction over an axis of three (and the
+    three-wide rows gathered for it) cost more than the arithmetic."""
+    return _tones_at(frame, points[..., 0], points[..., 1])
+
+
+def _tones_at(frame: Image, px: F64, py: F64) -> tuple[Image, Image]:
+    """``_tones`` at the points (``px``, ``py``), x and y apart."""
+    h, w = frame.shape[:2]
+    x = np.clip(px + 0.5, 0, w - 1).astype(np.int64)
+    y = np.clip(py + 0.5, 0, h - 1).astype(np.int64)
+    at = (y * w + x) * frame.shape[2]
+    flat = frame.reshape(-1)
+    low = high = flat[at]
+    for c in range(1, frame.shape[2]):
+        channel = flat[at + c]
+        low, high = np.minimum(low, channel), np.maximum(high, channel)
+    return low, high
 
 
 def _tones_about(frame: Image, where: F64, width: F64, grid: tuple[F64, ...]
                  ) -> tuple[Image, Image]:
     """``_tones`` at the points ``grid`` (card widths across and down, as ``INDEX``) about
     each index ``where`` (N x (suit's centroid, right, down) x xy) of a card ``width``
-    pixels wide (N): the point ``centroid + width (across right + down down)``, each step
-    rounded as numpy's broadcasting rounds it, made in the pass that looks it up."""
-    n, count = len(where), len(grid[0])
-    low, high = np.empty((n, count), np.uint8), np.empty((n, count), np.uint8)
-    _tones_at(frame, np.ascontiguousarray(where, np.float64).reshape(n, 3, 2),
-              np.ascontiguousarray(width, np.float64), grid[0], grid[1], low, high)
-    return low, high
-
-
-@numba.njit(cache=True, nogil=True)
-def _tones_at(frame, where, width, across, down, low, high):  # type: ignore[no-untyped-def]
-    """Into ``low[i, p]`` and ``high[i, p]``: ``_nearest_tones`` at point ``p`` of the grid
-    (``across``, ``down``) about index ``i`` (``_tones_about``)."""
-    points = np.empty((len(across), 2))
-    for i in range(len(where)):
-        for p in range(len(across)):
-            for xy in range(2):
-                points[p, xy] = where[i, 0, xy] + width[i] * (
-                    across[p] * where[i, 1, xy] + down[p] * where[i, 2, xy])
-        _nearest_tones(frame, points, low[i], high[i])
-
-
-@numba.njit(cache=True, nogil=True)
-def _nearest_tones(frame, points, low, high):  # type: ignore[no-untyped-def]
-    """Into ``low`` and ``high``: the darkest and brightest channel of the frame's pixel
-    nearest each of ``points`` (n x xy), its coordinates plus a half clipped to the frame
-    and cut to whole pixels, as ``np.clip`` and ``astype`` would. One pass: numpy's
-    clipping, gathering and reducing over three channels took a temporary for each step."""
-    h, w, channels = frame.shape
-    for i in range(len(points)):
-        x = int(min(max(points[i, 0] + 0.5, 0.0), w - 1.0))
-        y = int(min(max(points[i, 1] + 0.5, 0.0), h - 1.0))
-        least = most = frame[y, x, 0]
-        for c in range(1, channels):
-            least = min(least, frame[y, x, c])
-            most = max(most, frame[y, x, c])
-        low[i], high[i] = least, most
+    pixels wide (N): ``centroid + width (across right + down down)``, x and y apart (N x P
+    each), so that numpy's loops run along the grid's points rather than over pairs."""
+    across, down = grid[0][None, :], grid[1][None, :]
+    wide = width[:, None]
+    x = where[:, 0, 0, None] + wide * (across * where[:, 1, 0, None] + down * where[:, 2, 0, None])
+    y = where[:, 0, 1, None] + wide * (across * where[:, 1, 1, None] + down * where[:, 2, 1, None])
+    return _tones_at(frame, x, y)
 
 
 def _greyness(darkest: Image, brightest: Image) -> tuple[F64, F64]:
