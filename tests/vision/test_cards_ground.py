@@ -1,6 +1,6 @@
 """Where a read lies (``vision.cards.ground``): an index is printed in ink (``inked``); the
-pixels looked at about an index, and their darkest and brightest channels, are those numpy's
-steps give."""
+pixels looked at about an index, and their darkest and brightest channels, and the points of
+a card's body are those numpy's broadcasting gives."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from vision.cards.ground import FAINT_DEPTH, INDEX, INK_DEPTH, RING, _tones, _tones_about, inked
+from vision.cards.ground import (
+    BODY,
+    FAINT_DEPTH,
+    INDEX,
+    INK_DEPTH,
+    RING,
+    _tones,
+    _tones_about,
+    body,
+    inked,
+)
 from vision.cards.reads import SURE, Read
 
 PAPER = 200
@@ -81,3 +91,14 @@ def test_the_tones_about_an_index_are_numpys(
     low, high = _tones(frame, points)
     np.testing.assert_array_equal(low, pixels.min(axis=-1))
     np.testing.assert_array_equal(high, pixels.max(axis=-1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40))
+def test_a_card_s_body_points_are_numpys_broadcast_bit_for_bit(seed: int, n: int) -> None:
+    rng = np.random.default_rng(seed)
+    corner = rng.uniform(-100, 1400, (n, 2))
+    across, along = rng.uniform(-120, 120, (n, 2)), rng.uniform(-170, 170, (n, 2))
+    want = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
+            + BODY[1][None, :, None] * along[:, None])
+    assert body(corner, across, along).tobytes() == want.tobytes()

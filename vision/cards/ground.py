@@ -147,9 +147,12 @@ def strip_on_felt(felt: Felt, items: Sequence[Item]) -> F64:
 
 def body(corner: F64, across: F64, along: F64) -> F64:
     """The points ``BODY`` of each card (N x P x xy) at ``corner`` (N x xy), its top and left
-    edges ``across`` and ``along`` (N x xy, a card's width and height long)."""
-    out: F64 = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
-                + BODY[1][None, :, None] * along[:, None])
+    edges ``across`` and ``along`` (N x xy, a card's width and height long). Made x and y
+    apart (N x P each), so that numpy's loops run along the points rather than over pairs."""
+    out: F64 = np.empty((len(corner), len(BODY[0]), 2), np.float64)
+    for xy in range(2):
+        np.add(corner[:, xy, None] + BODY[0][None, :] * across[:, xy, None],
+               BODY[1][None, :] * along[:, xy, None], out=out[..., xy])
     return out
 
 
