@@ -13,8 +13,9 @@ outline, which blur joins them to (``choose_bays``). A
 joker whose top-left corner holds no index (the test deck's) is learned as an edge strip
 (``strips``); one that holds a mark there but no index (a star, a circled star: one mark,
 no rank over a suit; the word JOKER lying across the card: no index runs across) is
-learned as an edge strip too, and by that mark (``strips.learn_marks``), where no other
-face's corner matches it nearly as well; else it is refused by name (``UnusableFaces``).
+learned as an edge strip too, and by that mark (``strips.learn_marks``), where its renders
+show that mark above what the other faces' corners show there in spreads often enough; else
+it is refused by name (``UnusableFaces``).
 A joker whose corner mark does read as an index (the word JOKER printed down the card) is
 learned as an index. A deck without a joker image is learned without one, and its reader
 never names a joker. A standard face whose index is not found on its clean render is sought
@@ -96,8 +97,9 @@ BAY_GAIN = 0.1
 
 
 class UnusableFaces(CalibrationError):
-    """A calibration refused because the corner index of some faces was too seldom found
-    (``faces``: their codes), so that those cards would go unread."""
+    """A calibration refused because the corner index of some faces was too seldom found,
+    so that those cards would go unread, or because a joker's corner mark cannot be told
+    reliably from a card whose index went unread (``faces``: their codes)."""
 
     def __init__(self, message: str, faces: tuple[str, ...]) -> None:
         super().__init__(message)
@@ -180,7 +182,8 @@ def calibrate(
     lengths = np.array([np.median([found.lengths[i] for i in m]) for m in mine], np.float32)
     blank, inked = strips.index_box(offsets, lengths, aspect, [cards[c] for c in strip_codes])
     # A face with ink where the others print their index is learned by that mark
-    # (``strips.learn_marks``), where the mark is told from every index reliably.
+    # (``strips.learn_marks``), where its renders show it above what the other faces'
+    # corners show there often enough.
     marked = [strip_codes[k] for k in inked]
     mark_box, marks, mark_accept = strips.CORNER, np.zeros((0, 0, 0), np.float32), 1.0
     if marked:
@@ -189,9 +192,10 @@ def calibrate(
         if unusable:
             raise UnusableFaces(
                 f"deck {name!r}: {', '.join(unusable)} shows no corner index, yet has ink "
-                "where the other faces print theirs, and that mark is too like some face's "
-                "index to be told from a card whose index went unread; leave its image out "
-                "to calibrate the deck without it (those cards then go unread)",
+                "where the other faces print theirs, and its renders show that mark too "
+                "seldom above what the other faces' corners show there in a spread to be "
+                "told from a card whose index went unread; leave its image out to calibrate "
+                "the deck without it (those cards then go unread)",
                 tuple(unusable),
             )
     strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)

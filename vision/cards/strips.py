@@ -13,9 +13,10 @@ every other face prints ink, so a card whose index went unread is not taken for 
 away from every card already found, and only once per frame. A joker that shows ink there
 itself (``blank_face``: a star, a circled star, the word JOKER) shows its own mark there
 instead: it is named only where that corner, cut in the strip's card frame, matches its
-mark as surely as calibration found that no other face's corner does (``learn_marks``,
-``mark_score``); a mark that some face's corner matches nearly as well cannot tell the
-joker from that card with its index unread, and calibration refuses the joker by name.
+mark better than calibration found any place a strip search may probe away from it to
+match (the other faces' corners in spreads, moved a step aside: ``learn_marks``,
+``mark_score``); a joker whose own renders seldom match that well cannot be told from a
+card with its index unread, and calibration refuses it by name.
 Such a mark is not read as an index: a single round mark tells no turn (a star is alike
 at a fifth of a turn), so its card could not be placed from it; the strip's neighbour
 gives the turn. A joker lying on top of another card shows
