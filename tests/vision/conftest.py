@@ -58,6 +58,41 @@ def deck(style: str) -> Deck:
     return cached_deck(style, faces(style), ASSETS / "decks")
 
 
+def star(face: NDArray[np.uint8], centre: tuple[float, float], radius: float,
+         colour: tuple[int, ...] = (0, 0, 200, 255)) -> NDArray[np.uint8]:
+    """``face`` with a solid five-pointed star (``radius`` and ``centre`` in card widths
+    from its top-left corner) printed on it, as real decks print in their joker's corner."""
+    out = face.copy()
+    w = out.shape[1]
+    turns = np.pi / 2 + np.arange(10) * np.pi / 5  # points and notches, the first upward
+    reach = np.where(np.arange(10) % 2 == 0, radius, 0.4 * radius) * w
+    points = np.stack([centre[0] * w + reach * np.cos(turns),
+                       centre[1] * w - reach * np.sin(turns)], axis=1)
+    cv2.fillPoly(out, [np.round(points).astype(np.int32)], colour[:out.shape[2]],
+                 cv2.LINE_AA)
+    return out
+
+
+@functools.cache
+def starred_faces() -> dict[str, NDArray[np.uint8]]:
+    """The 2color faces with a red star in the joker's top-left and bottom-right corners,
+    where the other faces print their index."""
+    given = dict(faces("2color"))
+    x0, x1, y0, y1 = deck("2color").blank
+    joker = given["Jk"]
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    joker = star(joker, centre, 0.06)
+    aspect = joker.shape[0] / joker.shape[1]
+    given["Jk"] = star(joker, (1 - centre[0], aspect - centre[1]), 0.06)
+    return given
+
+
+@functools.cache
+def starred_deck() -> Deck:
+    """The calibration of ``starred_faces`` (kept between runs)."""
+    return cached_deck("2color-starred", starred_faces(), ASSETS / "decks")
+
+
 def golden(name: str) -> NDArray[np.uint8]:
     """A stored crop of a bench frame (BGR), from ``tests/golden/vision``."""
     image = cv2.imread(str(GOLDEN / name))

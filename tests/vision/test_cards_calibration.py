@@ -11,7 +11,14 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import STYLES, deck, faces, faces_dir, outlined_face
+from tests.vision.conftest import (
+    STYLES,
+    deck,
+    faces,
+    faces_dir,
+    outlined_face,
+    starred_deck,
+)
 from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize, strips
 from vision.cards.calibrate import (
     SHARPEN,
@@ -117,6 +124,36 @@ def test_the_blank_index_box_is_saved_and_a_deck_saved_before_it_uses_the_old_on
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     with pytest.raises(CalibrationError, match=r"blank box \[0.1, 0.2\]"):
         Deck.load(path)
+
+
+def test_a_jokers_corner_mark_is_saved_and_a_deck_saved_before_it_has_none(
+        tmp_path: Path) -> None:
+    """A joker learned by its corner mark (``Deck.marked``, ``marks``, ``mark_box``,
+    ``mark_accept``) is written and read back; a deck file from before marks were learned
+    loads with none (its strip faces named by a blank corner, as before); a malformed mark
+    box is refused naming it."""
+    path = tmp_path / "deck.npz"
+    made = starred_deck()
+    made.save(path)
+    back = Deck.load(path)
+    assert back.marked == made.marked == ("Jk",)
+    assert np.array_equal(back.marks, made.marks) and back.marks.shape[0] == 2
+    assert back.mark_box == made.mark_box and back.mark_accept == made.mark_accept
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["mark_box"] = [0.1]
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    with pytest.raises(CalibrationError, match=r"mark box \[0.1\]"):
+        Deck.load(path)
+    for key in ("marked", "mark_box", "mark_accept"):
+        meta.pop(key)
+    del arrays["marks"]
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    old = Deck.load(path)
+    assert old.marked == () and old.marks.shape[0] == 0 and old.strip_codes == ("Jk",)
+    with pytest.raises(CalibrationError, match=r"marks do not match"):
+        dataclasses.replace(made, marks=made.marks[:1])
 
 
 def test_load_refuses_other_files(tmp_path: Path) -> None:

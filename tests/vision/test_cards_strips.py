@@ -1,6 +1,7 @@
 """The joker's strip search (``vision.cards.strips``): the edge ratio by slices is what numpy's
 fancy indexing and reductions give, bit for bit; the box a face found by its strip must show
-blank is where the deck's indices print ink, and a joker with ink there is refused."""
+blank is where the deck's indices print ink; a joker with a mark there is learned by it, and
+one whose mark cannot be told from an index is refused."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.conftest import STYLES, deck, faces
+from tests.vision.conftest import STYLES, deck, faces, starred_deck, starred_faces
 from vision.cards import calibrate, card_face, strips
 from vision.cards.calibrate import UnusableFaces
+from vision.scene import Camera
+
+QUIET_CAMERA = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.5, 0.5),
+                      noise=(1.0, 1.0))
 
 
 @settings(max_examples=200, deadline=None)
@@ -49,22 +54,45 @@ def test_every_indexed_face_has_ink_in_the_blank_box_and_the_joker_none(style: s
     assert strips.blank_face(card_face(given["Jk"]), box)
 
 
-def test_a_joker_with_ink_where_the_indices_lie_is_refused_naming_it() -> None:
+def test_a_joker_with_a_star_where_the_indices_lie_is_learned_by_that_mark() -> None:
     """A joker with a star printed in its corner, where the other faces print their index,
-    has no index to be read by and cannot be told from a card whose index went unread: the
-    calibration refuses it by name, and learns the deck without its image."""
-    given = dict(faces("2color"))
-    x0, x1, y0, y1 = deck("2color").blank
-    starred = given["Jk"].copy()
-    w = starred.shape[1]
-    centre = (round((x0 + x1) / 2 * w), round((y0 + y1) / 2 * w))
-    cv2.circle(starred, centre, round(0.03 * w), (0, 0, 200, 255), -1)
-    given["Jk"] = starred
+    is learned by that mark: found by its strip, named only where the star shows
+    (``strips.learn_marks``), its two templates (upright, turned) cut in the corner where
+    the indices lie, and the star shows there on the joker and on no other face."""
+    made = starred_deck()
+    assert made.strip_codes == made.marked == ("Jk",)
+    assert len(made.marks) == 2 and made.mark_box == strips.mark_box(made.blank)
+    assert 0.0 < made.mark_accept < 1.0
+    rng = np.random.default_rng(3)
+    given = starred_faces()
+    for code in ("Jk", "9h", "Ad", "Kc"):
+        views = strips._views(card_face(given[code]), rng, QUIET_CAMERA, 4, jitter=False)
+        scores = [strips.mark_score(*v, made.mark_box, made.marks[0]) for v in views]
+        assert (min(scores) >= made.mark_accept) == (code == "Jk"), (code, scores)
+
+
+def test_a_joker_whose_corner_mark_another_face_shows_too_is_refused_naming_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mark that another face shows in its corner too (here a 2h printing the joker's
+    star over its index) cannot tell the joker from that card: ``learn_marks`` names the
+    joker unusable, and the calibration refuses it by name."""
+    given = starred_faces()
+    box = deck("2color").blank
+    cards = {"Jk": card_face(given["Jk"]), "2h": card_face(given["2h"]).copy()}
+    w = cards["2h"].shape[1]
+    rows, cols = slice(0, int(0.35 * w)), slice(0, int(0.22 * w))
+    cards["2h"][rows, cols] = cards["Jk"][rows, cols]
+    _, _, _, unusable = strips.learn_marks(cards, ["Jk"], box, ["2h"],
+                                           np.random.default_rng(0), samples=8)
+    assert unusable == ["Jk"]
+    _, _, _, unusable = strips.learn_marks({**cards, "2h": card_face(given["2h"])}, ["Jk"],
+                                           box, ["2h"], np.random.default_rng(0), samples=8)
+    assert unusable == []
+    learn = strips.learn_marks
+    monkeypatch.setattr(strips, "learn_marks", lambda *a, **k: (*learn(*a, **k)[:3], ["Jk"]))
     with pytest.raises(UnusableFaces, match=r"Jk shows no corner index, yet has ink") as err:
         calibrate(given, name="starred", rounds=6)
     assert err.value.faces == ("Jk",)
-    del given["Jk"]
-    assert calibrate(given, name="starred", rounds=6).strip_codes == ()
 
 
 def test_a_joker_with_ink_right_of_the_index_column_narrows_the_box() -> None:

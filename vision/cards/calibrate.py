@@ -11,8 +11,14 @@ same renders tell whether its glyphs blur into one mark often enough that its ma
 offered split (``SPLIT_LEAST``); and whether its glyphs must be cut from the card's printed
 outline, which blur joins them to (``choose_bays``). A
 joker whose top-left corner holds no index (the test deck's) is learned as an edge strip
-(``strips``); a deck without a joker image is learned without one, and its reader never
-names a joker. A standard face whose index is not found on its clean render is sought
+(``strips``); one that holds a mark there but no index (a star, a circled star: one mark,
+no rank over a suit; the word JOKER lying across the card: no index runs across) is
+learned as an edge strip too, and by that mark (``strips.learn_marks``), where its renders
+show that mark above what the other faces' corners show there in spreads often enough; else
+it is refused by name (``UnusableFaces``).
+A joker whose corner mark does read as an index (the word JOKER printed down the card) is
+learned as an index. A deck without a joker image is learned without one, and its reader
+never names a joker. A standard face whose index is not found on its clean render is sought
 where the deck's other faces hold theirs; a face whose index the renders too seldom show
 (``SEEN_LEAST``) is refused, the faces named (``UnusableFaces``), not learned as an edge
 strip: a strip is matched only where a whole card's top edge shows (never in a fanned hand),
@@ -91,8 +97,9 @@ BAY_GAIN = 0.1
 
 
 class UnusableFaces(CalibrationError):
-    """A calibration refused because the corner index of some faces was too seldom found
-    (``faces``: their codes), so that those cards would go unread."""
+    """A calibration refused because the corner index of some faces was too seldom found,
+    so that those cards would go unread, or because a joker's corner mark cannot be told
+    reliably from a card whose index went unread (``faces``: their codes)."""
 
     def __init__(self, message: str, faces: tuple[str, ...]) -> None:
         super().__init__(message)
@@ -174,14 +181,23 @@ def calibrate(
                        np.float32)
     lengths = np.array([np.median([found.lengths[i] for i in m]) for m in mine], np.float32)
     blank, inked = strips.index_box(offsets, lengths, aspect, [cards[c] for c in strip_codes])
+    # A face with ink where the others print their index is learned by that mark
+    # (``strips.learn_marks``), where its renders show it above what the other faces'
+    # corners show there often enough.
     marked = [strip_codes[k] for k in inked]
+    mark_box, marks, mark_accept = strips.CORNER, np.zeros((0, 0, 0), np.float32), 1.0
     if marked:
-        raise UnusableFaces(
-            f"deck {name!r}: {', '.join(marked)} shows no corner index, yet has ink where the "
-            "other faces print theirs, so it could not be told from a card whose index went "
-            "unread; leave its image out to calibrate the deck without it (those cards then "
-            "go unread)", tuple(marked),
-        )
+        mark_box, marks, mark_accept, unusable = strips.learn_marks(
+            cards, marked, blank, codes, rng)
+        if unusable:
+            raise UnusableFaces(
+                f"deck {name!r}: {', '.join(unusable)} shows no corner index, yet has ink "
+                "where the other faces print theirs, and its renders show that mark too "
+                "seldom above what the other faces' corners show there in a spread to be "
+                "told from a card whose index went unread; leave its image out to calibrate "
+                "the deck without it (those cards then go unread)",
+                tuple(unusable),
+            )
     strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
     return Deck(
@@ -193,6 +209,7 @@ def calibrate(
         fine_suits=Lda.fit(np.stack(suited.fine_suits), suit_of),
         offsets=offsets, lengths=lengths, strip_codes=tuple(strip_codes),
         strips=strip_templates, strip_accept=strip_accept, twin=twin, blank=blank,
+        marked=tuple(marked), marks=marks, mark_box=mark_box, mark_accept=mark_accept,
     )
 
 

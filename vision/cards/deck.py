@@ -9,7 +9,8 @@ widths). A second pair of discriminants, over patches cut at twice the resolutio
 versions 1 and 2 were learned from patches cut whole, before a patch kept only its own
 marks' ink: their discriminants do not fit what the reader cuts now, so they are refused
 and the deck must be calibrated again.
-Faces without a corner index (this artwork's joker) have strip templates instead. A deck that
+Faces without a corner index (this artwork's joker) have strip templates instead, and those
+printing a mark where the others print their index the mark's templates too. A deck that
 prints its index at all four corners knows where the second top one lies (``twin``).
 """
 
@@ -62,6 +63,13 @@ class Deck:
     # Where every face with an index prints ink and the faces found by their strip show none
     # (``strips.index_box``); calibrations made before it was learned use ``strips.CORNER``.
     blank: tuple[float, float, float, float] = CORNER
+    # The faces found by their strip that show a mark where the others print their index
+    # (``strips.learn_marks``): named only where the mark shows in ``mark_box``, correlating
+    # with its template (two per face: upright, turned) by ``mark_accept`` or more.
+    marked: tuple[str, ...] = ()
+    marks: F32 = field(default_factory=lambda: np.zeros((0, 0, 0), np.float32))
+    mark_box: tuple[float, float, float, float] = CORNER
+    mark_accept: float = 1.0
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -70,6 +78,9 @@ class Deck:
         unknown = sorted(set(self.codes + self.strip_codes) - set(CODES))
         if unknown:
             raise CalibrationError(f"deck {self.name!r}: unknown card codes {unknown!r}")
+        if not set(self.marked) <= set(self.strip_codes) or len(self.marks) != 2 * len(
+                self.marked):
+            raise CalibrationError(f"deck {self.name!r}: marks do not match its marked faces")
 
     @property
     def faces(self) -> tuple[str, ...]:
@@ -85,6 +96,8 @@ class Deck:
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
             "bays": self.bays, "twin": list(self.twin), "blank": list(self.blank),
+            "marked": list(self.marked), "mark_box": list(self.mark_box),
+            "mark_accept": self.mark_accept,
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -94,7 +107,7 @@ class Deck:
         buf = io.BytesIO()
         arrays: dict[str, NDArray[np.generic]] = {
             "meta": np.array(json.dumps(meta)), "offsets": self.offsets,
-            "lengths": self.lengths, "strips": self.strips,
+            "lengths": self.lengths, "strips": self.strips, "marks": self.marks,
             **self.ranks.arrays("rank"), **self.suits.arrays("suit"), **fine,
         }
         np.savez_compressed(buf, allow_pickle=False, **arrays)
@@ -140,6 +153,10 @@ class Deck:
                 split=bool(meta.get("split", False)),
                 bays=bool(meta.get("bays", False)),
                 blank=_box(meta.get("blank", CORNER), where),
+                marked=tuple(meta.get("marked", ())),
+                marks=arrays.get("marks", np.zeros((0, 0, 0), np.float32)).astype(np.float32),
+                mark_box=_box(meta.get("mark_box", CORNER), where, "mark box"),
+                mark_accept=float(meta.get("mark_accept", 1.0)),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],
@@ -153,10 +170,11 @@ class Deck:
             raise CalibrationError(f"{where!r} is not a deck calibration: {err}") from err
 
 
-def _box(values: object, where: str) -> tuple[float, float, float, float]:
-    """A calibration file's blank box, four numbers, or CalibrationError naming it and the
-    file ``where``."""
+def _box(values: object, where: str, what: str = "blank box"
+         ) -> tuple[float, float, float, float]:
+    """A calibration file's box (``what``: its blank box or mark box), four numbers, or
+    CalibrationError naming it and the file ``where``."""
     if not isinstance(values, (list, tuple)) or len(values) != 4:
-        raise CalibrationError(f"{where!r}: blank box {values!r} is not four numbers")
+        raise CalibrationError(f"{where!r}: {what} {values!r} is not four numbers")
     x0, x1, y0, y1 = (float(v) for v in values)
     return (x0, x1, y0, y1)

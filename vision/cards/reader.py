@@ -21,7 +21,9 @@ only where the index lies as a spread lays it beside a card named plainly (``IN_
 as ink is unknown, "faint" (``ground.inked``). The reads become one per card (``reads.merge``).
 The empty places of spreads are then read again with ink found another way (``slots``). An
 unsure read that is surely one of two cards is named the one not read elsewhere
-(``PAIR_FIT``, ``reads.eliminate``). Faces without an index are sought by ``strips``.
+(``PAIR_FIT``, ``reads.eliminate``). Faces without an index are sought by ``strips``: by
+their edge strip beside a card read, and by a blank corner or, for a joker printing a mark
+where the others print their index, by that mark.
 """
 
 from __future__ import annotations
@@ -125,6 +127,9 @@ class CardReader:
         self.limits = Limits(link=deck.link, sharpen=deck.sharpen, split=deck.split,
                              bays=deck.bays)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
+        # The strip faces that show a mark where the others print their index: their
+        # templates, upright and turned (``strips.learn_marks``).
+        self._marks = {c: deck.marks[2 * k:2 * k + 2] for k, c in enumerate(deck.marked)}
         names = deck.ranks.names
         self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
                                np.int64)
@@ -155,7 +160,8 @@ class CardReader:
         items = self._items(reads)
         found = strips.find(frame, self.deck.strip_codes, self.deck.strips,
                             self.deck.strip_accept, self.deck.aspect, items,
-                            [r.both for r in reads], self.deck.blank)
+                            [r.both for r in reads], self.deck.blank, self._marks,
+                            self.deck.mark_box, self.deck.mark_accept)
         items += [i for i, on in zip(found, strip_on_felt(felt, found) <= OFF_CARDS,
                                      strict=True)
                   if on]

@@ -1,4 +1,5 @@
-"""Faces without a corner index (this artwork's joker): found by their edge strip.
+"""Faces without a corner index (this artwork's joker, or one printing a star or the word
+JOKER where the others print their index): found by their edge strip.
 
 In a spread each covered card shows only its left strip. A face without an index is sought
 only where a spread leaves room for a card: one step (``SLOT``) left or right of a card
@@ -8,10 +9,17 @@ size of its cards) and searched for the face's left strip, upright or turned, by
 correlation. The strip alone is weak evidence (thin line art, blurred), so the face is named
 only where it also has a left edge (``_edge``), lies wholly in the frame and on paper
 (``_on_cards``), shows a blank index corner (``_blank``: the deck's ``index_box``, where
-every other face prints ink, so a card whose index went unread is not taken for it; a deck
-whose joker itself shows ink there cannot tell them apart, and its calibration refuses the
-joker, ``blank_face``), lies away from every
-card already found, and only once per frame. A joker lying on top of another card shows
+every other face prints ink, so a card whose index went unread is not taken for it), lies
+away from every card already found, and only once per frame. A joker that shows ink there
+itself (``blank_face``: a star, a circled star, the word JOKER) shows its own mark there
+instead: it is named only where that corner, cut in the strip's card frame, matches its
+mark better than calibration found any place a strip search may probe away from it to
+match (the other faces' corners in spreads, moved a step aside: ``learn_marks``,
+``mark_score``); a joker whose own renders seldom match that well cannot be told from a
+card with its index unread, and calibration refuses it by name.
+Such a mark is not read as an index: a single round mark tells no turn (a star is alike
+at a fifth of a turn), so its card could not be placed from it; the strip's neighbour
+gives the turn. A joker lying on top of another card shows
 little strip contrast over that card's paper, and its left edge may not show there at all;
 where its two solid eyes show (``_eyes``), a weaker match (``LOOSE``) and no edge are enough.
 
@@ -182,7 +190,8 @@ def _grey(image: Image) -> F32:
 
 def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float,
          aspect: float, items: Sequence[Item], both: Sequence[bool] = (),
-         box: Box = CORNER) -> list[Item]:
+         box: Box = CORNER, marks: Mapping[str, F32] | None = None,
+         mark_box: Box = CORNER, mark_accept: float = 1.0) -> list[Item]:
     """Cards of ``strip_codes`` beside the card ``items`` already found in ``frame``.
 
     A face is sought only where a spread leaves room for a card: its left edge one step
@@ -191,9 +200,12 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     left edge show (``_edge``), or match less (``MIDDLING``) where its edge shows more
     (``MIDDLING_EDGE``), or faintly (``FAINT``) where its edge shows clearly (``CLEAR``); its
     paper must reach its far edges (``_on_cards``) and its index corner, ``box``, be blank
-    (``_blank``): a card whose index went unread has ink there. ``both`` (one flag per item):
+    (``_blank``): a card whose index went unread has ink there; a face with a mark there
+    (``marks``: its two templates, upright and turned, cut in ``mark_box``) must show that
+    mark instead (``mark_score`` of ``mark_accept`` or more). ``both`` (one flag per item):
     both indices of that card were read, so it lies on top and may be turned.
     """
+    marks = marks or {}
     if not strip_codes or templates.size == 0 or not items:
         return []
     height = round(WIDTH * aspect)
@@ -265,12 +277,16 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                 # right of the edge and r0 rows below the band's top, where the card's top
                 # lies 0.06 of a height lower (``_band``).
                 left, top = int(x) - x0, int(y) - r0 + round(0.06 * height)
-                if score < LOOSE or not _blank(grey, left, top, box):
+                mark = marks.get(code)
+                if score < LOOSE or (mark is None and not _blank(grey, left, top, box)):
                     continue
                 by = float(y) - r0 + 0.06 * height
                 corner = m[:, :2] @ np.array([float(left), by]) + m[:, 2]
                 right = m[:, 0] / np.hypot(*m[:, 0])
                 down = m[:, 1] / np.hypot(*m[:, 1])
+                if mark is not None and mark_score(frame, corner, right, down, width,
+                                                   mark_box, mark[turn]) < mark_accept:
+                    continue
                 if not _on_cards(frame, corner, right * width, down * width * aspect,
                                  float(white[n])):
                     continue
@@ -445,6 +461,161 @@ def _blank_grown(grey: F32, box: Box) -> bool:
     """``_blank`` of a face's grey (``_face_grey``) in ``box`` grown by ``PLACED``."""
     x0, x1, y0, y1 = box
     return _blank(grey, 0, 0, (x0 - PLACED, x1 + PLACED, y0 - PLACED, y1 + PLACED))
+
+
+# A marked face's corner (``mark_score``) is cut at MARK_WIDTH pixels per card width: the
+# table's cards are 86-165 pixels wide, so the cut neither blurs nor invents much detail.
+MARK_WIDTH = 100
+# The mark is cut in the corner where the other faces print their index: from MARK_EDGE
+# card widths in from the card's left and top edges (the felt or card beyond them differs
+# from frame to frame; Bellot's and Bonded's printed outlines lie within 0.02) to ``SLOT``'s
+# nearest step across (a covered card shows no more of itself), and down to MARK_BELOW below
+# the index box's foot, the suit's centroid (the suit's lower half and the blur's rim): so
+# it holds the joker's mark and the paper where an index prints its suit, where the joker
+# prints none.
+MARK_EDGE, MARK_BELOW = 0.03, 0.04
+
+
+def mark_box(box: Box) -> Box:
+    """The box a face's corner mark is cut in (``MARK_EDGE``, ``MARK_BELOW``), in card
+    widths from the top-left corner, from the deck's index ``box`` (``index_box``)."""
+    return (MARK_EDGE, SLOT[0], MARK_EDGE, box[3] + MARK_BELOW)
+
+
+def cut_mark(frame: Image, corner: F64, right: F64, down: F64, width: float, box: Box,
+             grow: float = 0.0) -> F32:
+    """``frame`` (BGR) in ``box`` (card widths from a card's top-left ``corner``, ``right``
+    and ``down`` unit vectors, ``width`` pixels) grown by ``grow`` each way, straightened
+    at ``MARK_WIDTH`` pixels per card width and softened as ``_grey`` softens a band. In
+    colour: a red mark is told from a black index by its colour as well as its shape."""
+    x0, x1, y0, y1 = box
+    scale = width / MARK_WIDTH
+    origin = corner + width * ((x0 - grow) * right + (y0 - grow) * down)
+    m = np.array([[right[0] * scale, down[0] * scale, origin[0]],
+                  [right[1] * scale, down[1] * scale, origin[1]]])
+    size = (round((x1 - x0 + 2 * grow) * MARK_WIDTH), round((y1 - y0 + 2 * grow) * MARK_WIDTH))
+    cut = cv2.warpAffine(frame, m.astype(np.float32), size,
+                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_REPLICATE)
+    out: F32 = np.asarray(cv2.GaussianBlur(np.asarray(cut, np.float32), (0, 0), BLUR),
+                          np.float32)
+    return out
+
+
+def mark_score(frame: Image, corner: F64, right: F64, down: F64, width: float, box: Box,
+               template: F32) -> float:
+    """How well the corner of the card at ``corner`` shows the mark ``template`` (cut in
+    ``box``): the best normalised correlation within ``PLACED`` of where the card is
+    placed (a strip places it to about a band pixel)."""
+    region = cut_mark(frame, corner, right, down, width, box, PLACED)
+    th, tw = template.shape[:2]
+    if region.shape[0] < th or region.shape[1] < tw or float(region.std()) < 1e-3:
+        return -1.0
+    return float(cv2.matchTemplate(region, template, cv2.TM_CCOEFF_NORMED).max())
+
+
+def _views(face: Image, rng: np.random.Generator, camera: object, count: int, jitter: bool
+           ) -> list[tuple[Image, F64, F64, F64, float]]:
+    """``count`` renders of ``face`` alone, at any turn and a table's size (86-165 pixels
+    wide), each with its card's top-left corner, right and down unit vectors and width
+    (the truth, or with ``jitter`` as a neighbour's slightly wrong pose gives it)."""
+    from ..scene import Camera, Pose, Scene
+
+    assert isinstance(camera, Camera)
+    out = []
+    for _ in range(count):
+        width = float(rng.uniform(86, 165))
+        side = int(width * 2.2)
+        scene = Scene(size=(side, side))
+        scene.place(face, Pose(side / 2, side / 2, float(rng.uniform(0, 360)),
+                               width / face.shape[1]), "card")
+        image, truth = scene.render(rng, camera)
+        quad = np.array(truth[0].corners, np.float64)
+        if jitter:
+            turn = np.radians(rng.normal(0, 0.5))
+            c, s = np.cos(turn), np.sin(turn)
+            centre = quad.mean(axis=0) + rng.normal(0, 0.005 * width, 2)
+            quad = (quad - centre) @ np.array([[c, -s], [s, c]]).T * rng.normal(1, 0.008) + centre
+        tl, tr, _, bl = quad
+        w = float(np.hypot(*(tr - tl)))
+        right = (tr - tl) / w
+        down = (bl - tl) / max(float(np.hypot(*(bl - tl))), 1e-6)
+        out.append((image, tl, right, down, w))
+    return out
+
+
+# ``learn_marks``: a mark is named where its score exceeds by MARK_MARGIN the highest score
+# of the places a strip search may probe away from it: the corners of the other faces laid
+# in spreads (MARK_SHEETS sheets of three, as calibration's samples lie), moved anywhere a
+# step beside a card and a little up or down (``SLOT``, ``LEVEL``), upright and turned,
+# MARK_PROBES times each; there a probe straddles a card's edge, the felt, a pip, a
+# neighbour's index. Scoring the other faces' corners in place alone put that highest far
+# too low: corners straddling the felt or a red pip scored 0.83 for Bellot's word JOKER, and
+# four such corners were read as the joker in 40 frames. A face whose own renders reach it
+# less often than MARK_FOUND cannot be learned by its mark reliably: it is refused.
+MARK_MARGIN, MARK_SHEETS, MARK_PROBES, MARK_FOUND = 0.05, 60, 8, 0.5
+
+
+def learn_marks(cards: Mapping[str, Image], marked: Sequence[str], box: Box,
+                others: Sequence[str], rng: np.random.Generator, samples: int = 24
+                ) -> tuple[Box, F32, float, list[str]]:
+    """The corner marks of the strip faces ``marked`` (ink in the narrowest index ``box``):
+    their box (``mark_box``), templates (two per face: upright, turned) as the training
+    camera shows them, the score that names one (``MARK_MARGIN``), and the faces whose own
+    renders reach it too seldom (``MARK_FOUND``): their mark cannot be told from the
+    corners of ``others`` (the faces with an index) in a spread reliably."""
+    from .samples import TRAINING_CAMERA  # the one camera of calibration
+
+    where = mark_box(box)
+    templates = []
+    for code in marked:
+        for turned in (False, True):
+            face = cards[code][::-1, ::-1] if turned else cards[code]
+            cuts = [cut_mark(*view, where) for view in
+                    _views(face, rng, TRAINING_CAMERA, samples, jitter=False)]
+            templates.append(np.mean(cuts, axis=0).astype(np.float32))
+    stack = np.stack(templates)
+    highest = max((max(mark_score(*probe, where, t) for t in stack)
+                   for probe in _probes(cards, others, rng, TRAINING_CAMERA)), default=-1.0)
+    accept = highest + MARK_MARGIN
+    unusable = []
+    for k, code in enumerate(marked):
+        own = [mark_score(*view, where, stack[2 * k + t]) for t in (0, 1)
+               for view in _views(cards[code][::-1, ::-1] if t else cards[code], rng,
+                                  TRAINING_CAMERA, samples // 2, jitter=True)]
+        if float(np.mean(np.array(own) >= accept)) < MARK_FOUND:
+            unusable.append(code)
+    return where, stack, float(accept), unusable
+
+
+def _probes(cards: Mapping[str, Image], others: Sequence[str], rng: np.random.Generator,
+            camera: object) -> list[tuple[Image, F64, F64, F64, float]]:
+    """Places a strip search may probe away from a marked face (``MARK_MARGIN``): each
+    card of ``MARK_SHEETS`` spreads of three of ``others``, its corner moved up to a step
+    beside it and a little up or down, upright and turned (``MARK_PROBES`` each)."""
+    from ..scene import Camera, Scene
+    from ..scene.hands import place_spread
+    from .samples import SHEET, TRAINING_SPREAD
+
+    assert isinstance(camera, Camera)
+    out = []
+    for _ in range(MARK_SHEETS if others else 0):
+        scene = Scene(size=(SHEET, SHEET))
+        codes = [others[int(k)] for k in rng.integers(0, len(others), 3)]
+        place_spread(scene, [(c, cards[c]) for c in codes], SHEET / 2, SHEET / 2,
+                     float(rng.uniform(0, 360)), float(rng.uniform(*TRAINING_SPREAD.width)),
+                     TRAINING_SPREAD, rng)
+        image, truth = scene.render(rng, camera)
+        for placed in truth:
+            tl, tr, br, bl = np.array(placed.corners, np.float64)
+            w = float(np.hypot(*(tr - tl)))
+            right = (tr - tl) / w
+            down = (bl - tl) / max(float(np.hypot(*(bl - tl))), 1e-6)
+            for corner, r, d in ((tl, right, down), (br, -right, -down)):
+                for _ in range(MARK_PROBES):
+                    du, dv = rng.uniform(-SLOT[1], SLOT[1]), rng.uniform(-LEVEL, LEVEL)
+                    out.append((image, corner + w * (du * r + dv * d), r, d, w))
+    return out
 
 
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
