@@ -59,7 +59,6 @@ from controller.config.locations import assets_dir  # noqa: E402
 from vision.cards import (  # noqa: E402
     CardReader,
     load_faces,
-    strips,
 )
 from vision.cards import reader as rd  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
@@ -67,7 +66,7 @@ from vision.cards.corners import place as by_corner  # noqa: E402
 from vision.cards.deck import Deck  # noqa: E402
 from vision.cards.evaluate import NEAR, ON_TOP, Tally, evaluate  # noqa: E402
 from vision.cards.felt import Felt  # noqa: E402
-from vision.cards.ground import OFF_CARDS, inked, on_cards, on_paper, strip_on_felt  # noqa: E402
+from vision.cards.ground import inked, on_cards, on_paper  # noqa: E402
 from vision.cards.ink import Groups, find_groups, masks  # noqa: E402
 from vision.cards.measure import label  # noqa: E402
 from vision.cards.parting import markish  # noqa: E402
@@ -203,13 +202,7 @@ class Trace:
             self.reads["split"] = reads
         finally:
             del reader._match
-        items = reader._items(reads)
-        strip = strips.find(frame, deck.strip_codes, deck.strips, deck.strip_accept,
-                               deck.aspect, items, [r.both for r in reads])
-        items += [i for i, on in zip(strip, strip_on_felt(felt, strip) <= OFF_CARDS,
-                                     strict=True) if on]
-        self.items = sorted([i for i in items if i.code is not None or i.note not in
-                             rd.WITHDRAWN], key=lambda i: (round(i.center[1] / 40), i.center[0]))
+        self.items = reader._with_strips(frame, reads, felt)
 
 
 def contest(reader: CardReader, groups: Groups, every: Judged

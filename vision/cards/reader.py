@@ -157,6 +157,11 @@ class CardReader:
         # A split mark's part read surely, then withdrawn, was most often a pattern split
         # where no card lies (a wooden floor, a picture): no item.
         reads = [r for r in eliminate(reads) if r.code is not None or not r.split]
+        return self._with_strips(frame, reads, felt)
+
+    def _with_strips(self, frame: Image, reads: list[Read], felt: Felt) -> list[Item]:
+        """The items of the frame's final ``reads``, with the faces found by their edge
+        strip beside them (``strips.find``), in reading order."""
         items = self._items(reads)
         found = strips.find(frame, self.deck.strip_codes, self.deck.strips,
                             self.deck.strip_accept, self.deck.aspect, items,
