@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from vision.cards.bays import BAY_DEPTH, BAY_MOUTH, BAY_SHORE, _bay_ends, bays_of
+from vision.cards.bays import BAY_DEPTH, BAY_MOUTH, BAY_SHORE, _bay_ends, bays_of, patches
 
 Image = NDArray[np.uint8]
 
@@ -67,19 +67,9 @@ def _kernel_bays(points: NDArray[np.int32], defects: NDArray[np.int32], widest: 
 def _plain_bays_of(paper: Image) -> Image:
     """``bays_of`` with ``_plain_bays``."""
     out = np.zeros_like(paper)
-    for contour in cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[-2]:
-        if len(contour) < 4:
-            continue
-        size = float(np.sqrt(cv2.contourArea(contour)))
-        try:
-            defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
-        except cv2.error:
-            continue
-        if defects is None:
-            continue
-        points = np.asarray(contour, np.int64).reshape(-1, 2)
-        for bay in _plain_bays(points, np.asarray(defects, np.int64).reshape(-1, 4),
-                               BAY_MOUTH * size):
+    for contour, defects, size in patches(paper):
+        points = np.asarray(contour, np.int64)
+        for bay in _plain_bays(points, np.asarray(defects, np.int64), BAY_MOUTH * size):
             cv2.fillPoly(out, [bay.astype(np.int32)], 255)
     return np.asarray(cv2.bitwise_and(out, cv2.bitwise_not(paper)), np.uint8)
 
@@ -119,13 +109,11 @@ def test_the_compiled_search_finds_the_plain_one_s_bays(seed: int, roll: int) ->
             continue
         contour = np.ascontiguousarray(np.roll(contour, roll % len(contour), axis=0))
         try:
-            defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
-        except cv2.error:
-            continue
-        if defects is None:
+            hull = cv2.convexHull(contour, returnPoints=False)
+            rows = np.asarray(cv2.convexityDefects(contour, hull), np.int32).reshape(-1, 4)
+        except (cv2.error, TypeError):  # no hull OpenCV can order, or no defect (None)
             continue
         points = np.asarray(contour, np.int32).reshape(-1, 2)
-        rows = np.asarray(defects, np.int32).reshape(-1, 4)
         for widest in (0.0, BAY_MOUTH * float(np.sqrt(cv2.contourArea(contour))), 1e9):
             plain = _plain_bays(np.asarray(points, np.int64), np.asarray(rows, np.int64),
                                 widest)

@@ -10,6 +10,7 @@ its holes are: the glyph becomes a hole, so ink, cut free of the border, which s
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import cv2
 import numba
@@ -42,19 +43,8 @@ def bays_of(paper: Image) -> Image:
     deep and at most ``BAY_MOUTH`` times the patch's size wide at its mouth (the chord from
     the shore point before it to the one after it) is filled up to that chord."""
     out = np.zeros_like(paper)
-    contours = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[-2]
-    for contour in contours:
-        if len(contour) < 4:
-            continue
-        size = float(np.sqrt(cv2.contourArea(contour)))
-        try:
-            defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
-        except cv2.error:  # a contour whose hull OpenCV cannot order: no bay sought in it
-            continue
-        if defects is None:
-            continue
-        points = contour.reshape(-1, 2)
-        ends = _bay_ends(points, defects.reshape(-1, 4), BAY_MOUTH * size)
+    for points, defects, size in patches(paper):
+        ends = _bay_ends(points, defects, BAY_MOUTH * size)
         for first, last in ends.tolist():
             # A bay's points run from ``first`` to ``last`` round the contour (past its end
             # and on from its start where ``last`` lies before ``first``).
@@ -62,6 +52,23 @@ def bays_of(paper: Image) -> Image:
                    else np.concatenate([points[first:], points[:last + 1]]))
             cv2.fillPoly(out, [np.ascontiguousarray(bay, np.int32)], 255)
     return np.asarray(cv2.bitwise_and(out, cv2.bitwise_not(paper)), np.uint8)
+
+
+def patches(paper: Image) -> Iterator[tuple[NDArray[np.int32], NDArray[np.int32], float]]:
+    """Each paper patch's outer contour with a convexity defect: its points (n x 2), its
+    defects as rows of start, end, farthest point and depth (in 256ths of a pixel), and its
+    size (the square root of its area). A contour OpenCV cannot order a hull for has none."""
+    for contour in cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[-2]:
+        if len(contour) < 4:
+            continue
+        try:
+            defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+        except cv2.error:
+            continue
+        if defects is not None:
+            yield (np.asarray(contour, np.int32).reshape(-1, 2),
+                   np.asarray(defects, np.int32).reshape(-1, 4),
+                   float(np.sqrt(cv2.contourArea(contour))))
 
 
 @numba.njit(cache=True, nogil=True)
