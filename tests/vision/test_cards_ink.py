@@ -276,17 +276,27 @@ def test_sharpening_keeps_a_faint_thin_stroke_and_two_glyphs_apart() -> None:
     assert shown[0.0] < 0.5 and shown[1.0] > 0.9
 
 
-def test_a_thin_stroked_deck_is_read_by_its_sharpened_ink() -> None:
+def test_a_thin_stroked_deck_is_read_by_its_sharpened_ink(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A crop of bench frame 11 of 2color (seed 2026, stored in tests/golden/vision): a 9h
-    on a 7d, cards 90 px wide, blurred, their thin rank strokes faint. The deck sharpens its
-    ink (``Deck.sharpen``, learned by ``calibrate.choose_sharpen``) and names both; read
-    without sharpening, neither is named."""
+    on a 7d, cards 90 px wide, blurred, their thin rank strokes faint. The reader sharpens
+    the ink (``reader.READ_SHARPEN``, at least as much as the deck learned at,
+    ``Deck.sharpen``) and names both; read without sharpening, neither is named."""
     image = golden("2color-frame11-thin.png")
     thin = deck("2color")
-    assert thin.sharpen > 0
+    assert 0 < thin.sharpen <= reader_module.READ_SHARPEN
     assert {"9h", "7d"} <= {i.code for i in CardReader(thin).read(image)}
+    monkeypatch.setattr(reader_module, "READ_SHARPEN", 0.0)
     plain = CardReader(dataclasses.replace(thin, sharpen=0.0)).read(image)
     assert not {"9h", "7d"} & {i.code for i in plain}
+
+
+def test_a_bold_deck_is_read_sharpened_too() -> None:
+    """A bold deck learns unsharpened ink (its strokes are wide on clean renders), yet the
+    camera's blur thins its strokes as any deck's: its frames are read sharpened."""
+    bold = deck("2color-bf")
+    assert bold.sharpen == 0.0
+    assert CardReader(bold).limits.sharpen == reader_module.READ_SHARPEN
 
 
 def _merged_index() -> NDArray[np.uint8]:

@@ -50,7 +50,8 @@ CORE_RATIO = 0.45
 # so the threshold keeps fragments of it; sharpening darkens the stroke and lightens the gap
 # beside it, so it restores the stroke without joining it to the next glyph (growing the ink
 # into fainter pixels joined rank and suit). Each deck learns whether it needs it
-# (``calibrate.choose_sharpen``).
+# (``calibrate.choose_sharpen``); the reader sharpens every frame at least by
+# ``reader.READ_SHARPEN``.
 SHARPEN_SIGMA = 1.0
 # Two glyphs printed a pixel or two apart (an index's rank and suit, a small index and the
 # pip or a court's frame beside it) run into one mark where blur fills the gap: the gap

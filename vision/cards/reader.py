@@ -1,6 +1,7 @@
 """Read every card in a frame by its corner index, against one calibrated deck.
 
-A frame taken in tinted light is balanced first, its paper made white (``white``).
+A frame taken in tinted light is balanced first, its paper made white (``white``), and its
+ink is sharpened against the camera's blur (``READ_SHARPEN``).
 Each candidate index (``ink``) is cut upright in both senses (``patch``) and its rank and
 suit are classified by the deck's discriminants (``model``), only those candidates that may
 be of the table's card size (``_by_size``). Of candidates sharing ink the best fit is kept.
@@ -113,6 +114,14 @@ PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 # ``docs/benchmarks.md``).
 OFF_CARDS_NOTE = "off cards"
 WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
+# A frame's ink is sharpened at least by READ_SHARPEN (``ink.SHARPEN_SIGMA``), whatever its
+# deck learned at (``calibrate.SHARPEN``, thin-stroked decks only, judged on clean renders):
+# the table camera's defocus and compression thin every deck's strokes. Over the tuning
+# styles and eight public decks (10 frames each, seed 2026), read at 3 the real scenes of the
+# thin-stroked decks gain most and the bold ones neither gain nor lose, and none reads
+# wrongly; learned at 3 as well, the same decks gained as much but five suits and ranks read
+# wrongly in the real scenes (``docs/benchmarks.md``, "stop 40: ink sharpened to read").
+READ_SHARPEN = 3.0
 
 
 class CardReader:
@@ -124,8 +133,8 @@ class CardReader:
         self.deck = deck
         self.thresholds = thresholds or Thresholds()
         self.second_look = second_look  # look again at the empty places of spreads
-        self.limits = Limits(link=deck.link, sharpen=deck.sharpen, split=deck.split,
-                             bays=deck.bays)
+        self.limits = Limits(link=deck.link, sharpen=max(deck.sharpen, READ_SHARPEN),
+                             split=deck.split, bays=deck.bays)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
         # The strip faces that show a mark where the others print their index: their
         # templates, upright and turned (``strips.learn_marks``).
