@@ -117,13 +117,11 @@ WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
 # A frame's ink is sharpened at least by READ_SHARPEN (``ink.SHARPEN_SIGMA``), whatever its
 # deck learned at (``calibrate.SHARPEN``, thin-stroked decks only, judged on clean renders):
 # the table camera's defocus and compression thin every deck's strokes. Over the tuning
-# styles and eight public decks (10 frames each, seed 2026), read at 2 and 3 the real scenes
-# of the thin-stroked decks gain most (dondorf 404 -> 446 and 457 of 490 right), the bold
-# ones neither gain nor lose; at 3 four suits and ranks read wrongly (tigullio's clubs as
-# spades), at 2 one (a red queen's heart as a spade at odds 13, ``verdict.Thresholds``).
-# Learned at 3 as well, the decks gained as much and five read wrongly
-# (``docs/benchmarks.md``, "stop 40: ink sharpened to read").
-READ_SHARPEN = 2.0
+# styles and eight public decks (10 frames each, seed 2026), read at 3 the real scenes of the
+# thin-stroked decks gain most and the bold ones neither gain nor lose, and none reads
+# wrongly; learned at 3 as well, the same decks gained as much but five suits and ranks read
+# wrongly in the real scenes (``docs/benchmarks.md``, "stop 40: ink sharpened to read").
+READ_SHARPEN = 3.0
 
 
 class CardReader:

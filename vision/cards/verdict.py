@@ -45,10 +45,7 @@ class Thresholds:
     # decks, plain and real (10 frames each, seed 2026), that read went unknown and no right
     # read was lost but one (4color, real), while four more were named (a read just short is
     # cut again finer, ``settle``); at 15 and above, right reads fell (``docs/benchmarks.md``).
-    # Frames read sharpened (``reader.READ_SHARPEN``) name more cards, and a blurred heart of
-    # bellot's red queen read as a spade at 13: at 15 it is unknown, and the named reads of
-    # the real scenes of all decks lost 18 of 5,405 (``docs/benchmarks.md``, "stop 40").
-    odds: float = 15.0
+    odds: float = 12.0
     typical: float = 0.5
     seen: float = 4.0
     widths: tuple[float, float] = (60.0, 300.0)
