@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from ..items import Item
 from . import patch, slots, strips
+from .calibrate import SHARPEN
 from .codes import TEN_ONE, TEN_PART
 from .corners import follow
 from .corners import place as by_corner
@@ -114,14 +115,17 @@ PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 # ``docs/benchmarks.md``).
 OFF_CARDS_NOTE = "off cards"
 WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
-# A frame's ink is sharpened at least by READ_SHARPEN (``ink.SHARPEN_SIGMA``), whatever its
-# deck learned at (``calibrate.SHARPEN``, thin-stroked decks only, judged on clean renders):
-# the table camera's defocus and compression thin every deck's strokes. Over the tuning
-# styles and eight public decks (10 frames each, seed 2026), read at 3 the real scenes of the
-# thin-stroked decks gain most and the bold ones neither gain nor lose, and none reads
-# wrongly; learned at 3 as well, the same decks gained as much but five suits and ranks read
-# wrongly in the real scenes (``docs/benchmarks.md``, "stop 40: ink sharpened to read").
-READ_SHARPEN = 3.0
+# A frame's ink is sharpened at least by READ_SHARPEN (``ink.SHARPEN_SIGMA``), as much as a
+# thin-stroked deck learns (``calibrate.SHARPEN``), whatever its deck learned at: a deck is
+# sharpened in calibration only where its strokes are thin on its clean renders, but the
+# table camera's defocus and compression thin every deck's strokes. Over the tuning styles
+# and eight public decks (10 frames each, seed 2026) the decks that learned no sharpening
+# read many more cards right so in the real scenes (kde-standard 425 -> 454 of 490, dondorf
+# 404 -> 438, bonded 378 -> 410) and the bold styles neither more nor fewer. More sharpening
+# read more yet, and wrongly: at 2 tigullio named a Kh as Qh and a Jd where none lay, bellot
+# a red queen's heart as a spade; at 3 four more (``docs/benchmarks.md``, "stop 40: ink
+# sharpened to read").
+READ_SHARPEN = SHARPEN
 
 
 class CardReader:
