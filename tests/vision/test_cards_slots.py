@@ -164,10 +164,9 @@ def test_a_place_is_filled_only_by_a_new_name_where_no_card_is_named() -> None:
 
 @pytest.mark.parametrize(("codes", "seed", "step", "width", "angle", "missed"), [
     (["4d", "4c", "Kc", "7s", "7c"], 534, 0.24, 96, -3, 2),
-    # Its two tied indices are named in the first pass since a class's spread is taken from
-    # the bulk of its samples (``model.SPREAD``); no seed of 500-559 leaves one to the
-    # second look. The reader still names all five, at their places.
-    (["6c", "Ac", "4h", "6d", "Ts"], 512, 0.24, 92, 4, 0),
+    # Read sharpened (``reader.READ_SHARPEN``), two of its indices tied to the edge line are
+    # left to the second look again (none was while the bold styles were read unsharpened).
+    (["6c", "Ac", "4h", "6d", "Ts"], 512, 0.24, 92, 4, 2),
     (["Kh", "4h", "8d", "9s", "Qs"], 758, 0.24, 96, -2, 1),
 ])
 def test_a_covered_index_joined_to_a_card_edge_is_read_by_the_second_look(
