@@ -219,7 +219,7 @@ def test_a_card_with_its_index_rubbed_out_is_no_joker(style: str) -> None:
 def test_a_covered_joker_with_a_star_in_its_corner_is_found_by_its_mark(
         seed: int, angle: float) -> None:
     """A joker printing a star where the other faces print their index is learned by that
-    mark (``strips.learn_marks``) and named, once, where it lies in a spread."""
+    mark (``corner_marks.learn_marks``) and named, once, where it lies in a spread."""
     image, truth = _spread(starred_faces(), ["As", "Jk", "Kd", "7c", "2h"], seed=seed,
                            angle=angle)
     found = CardReader(starred_deck()).read(image)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.conftest import STYLES, deck, faces, starred_deck, starred_faces
-from vision.cards import calibrate, card_face, strips
+from vision.cards import calibrate, card_face, corner_marks, strips
 from vision.cards.calibrate import UnusableFaces
 from vision.scene import Camera
 
@@ -57,16 +57,16 @@ def test_every_indexed_face_has_ink_in_the_blank_box_and_the_joker_none(style: s
 def test_a_joker_with_a_star_where_the_indices_lie_is_learned_by_that_mark() -> None:
     """A joker with a star printed in its corner, where the other faces print their index,
     is learned by that mark: found by its strip, named only where the star shows
-    (``strips.learn_marks``), its two templates (upright, turned) cut in the corner where
+    (``corner_marks.learn_marks``), its two templates (upright, turned) cut in the corner where
     the indices lie, and the star shows there on the joker and on no other face."""
     made = starred_deck()
     assert made.strip_codes == made.marked == ("Jk",)
-    assert len(made.marks) == 2 and made.mark_box == strips.mark_box(made.blank)
+    assert len(made.marks) == 2 and made.mark_box == corner_marks.mark_box(made.blank)
     assert 0.0 < made.mark_accept < 1.0
     rng = np.random.default_rng(3)
     given = starred_faces()
     for code in ("Jk", "9h", "Ad", "Kc"):
-        views = strips._views(card_face(given[code]), rng, QUIET_CAMERA, 4, jitter=False)
+        views = corner_marks._views(card_face(given[code]), rng, QUIET_CAMERA, 4, jitter=False)
         scores = [strips.mark_score(*v, made.mark_box, made.marks[0]) for v in views]
         assert (min(scores) >= made.mark_accept) == (code == "Jk"), (code, scores)
 
@@ -82,14 +82,16 @@ def test_a_joker_whose_corner_mark_another_face_shows_too_is_refused_naming_it(
     w = cards["2h"].shape[1]
     rows, cols = slice(0, int(0.35 * w)), slice(0, int(0.22 * w))
     cards["2h"][rows, cols] = cards["Jk"][rows, cols]
-    _, _, _, unusable = strips.learn_marks(cards, ["Jk"], box, ["2h"],
-                                           np.random.default_rng(0), samples=8)
+    _, _, _, unusable = corner_marks.learn_marks(cards, ["Jk"], box, ["2h"],
+                                                 np.random.default_rng(0), samples=8)
     assert unusable == ["Jk"]
-    _, _, _, unusable = strips.learn_marks({**cards, "2h": card_face(given["2h"])}, ["Jk"],
-                                           box, ["2h"], np.random.default_rng(0), samples=8)
+    _, _, _, unusable = corner_marks.learn_marks({**cards, "2h": card_face(given["2h"])},
+                                                 ["Jk"], box, ["2h"], np.random.default_rng(0),
+                                                 samples=8)
     assert unusable == []
-    learn = strips.learn_marks
-    monkeypatch.setattr(strips, "learn_marks", lambda *a, **k: (*learn(*a, **k)[:3], ["Jk"]))
+    learn = corner_marks.learn_marks
+    monkeypatch.setattr(corner_marks, "learn_marks",
+                        lambda *a, **k: (*learn(*a, **k)[:3], ["Jk"]))
     with pytest.raises(UnusableFaces, match=r"Jk shows no corner index, yet has ink") as err:
         calibrate(given, name="starred", rounds=6)
     assert err.value.faces == ("Jk",)

@@ -13,7 +13,7 @@ outline, which blur joins them to (``choose_bays``). A
 joker whose top-left corner holds no index (the test deck's) is learned as an edge strip
 (``strips``); one that holds a mark there but no index (a star, a circled star: one mark,
 no rank over a suit; the word JOKER lying across the card: no index runs across) is
-learned as an edge strip too, and by that mark (``strips.learn_marks``), where its renders
+learned as an edge strip too, and by that mark (``corner_marks.learn_marks``), where its renders
 show that mark above what the other faces' corners show there in spreads often enough; else
 it is refused by name (``UnusableFaces``).
 A joker whose corner mark does read as an index (the word JOKER printed down the card) is
@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from ..errors import CalibrationError
 from ..scene import Camera, Felt, Pose, Scene
-from . import patch, samples, strips
+from . import corner_marks, patch, samples, strips
 from .codes import CODES, JOKER
 from .deck import Deck
 from .faces import card_face
@@ -182,12 +182,12 @@ def calibrate(
     lengths = np.array([np.median([found.lengths[i] for i in m]) for m in mine], np.float32)
     blank, inked = strips.index_box(offsets, lengths, aspect, [cards[c] for c in strip_codes])
     # A face with ink where the others print their index is learned by that mark
-    # (``strips.learn_marks``), where its renders show it above what the other faces'
+    # (``corner_marks.learn_marks``), where its renders show it above what the other faces'
     # corners show there often enough.
     marked = [strip_codes[k] for k in inked]
     mark_box, marks, mark_accept = strips.CORNER, np.zeros((0, 0, 0), np.float32), 1.0
     if marked:
-        mark_box, marks, mark_accept, unusable = strips.learn_marks(
+        mark_box, marks, mark_accept, unusable = corner_marks.learn_marks(
             cards, marked, blank, codes, rng)
         if unusable:
             raise UnusableFaces(

@@ -64,7 +64,7 @@ class Deck:
     # (``strips.index_box``); calibrations made before it was learned use ``strips.CORNER``.
     blank: tuple[float, float, float, float] = CORNER
     # The faces found by their strip that show a mark where the others print their index
-    # (``strips.learn_marks``): named only where the mark shows in ``mark_box``, correlating
+    # (``corner_marks.learn_marks``): named only where the mark shows in ``mark_box``, correlating
     # with its template (two per face: upright, turned) by ``mark_accept`` or more.
     marked: tuple[str, ...] = ()
     marks: F32 = field(default_factory=lambda: np.zeros((0, 0, 0), np.float32))

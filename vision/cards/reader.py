@@ -141,7 +141,7 @@ class CardReader:
                              split=deck.split, bays=deck.bays)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
         # The strip faces that show a mark where the others print their index: their
-        # templates, upright and turned (``strips.learn_marks``).
+        # templates, upright and turned (``corner_marks.learn_marks``).
         self._marks = {c: deck.marks[2 * k:2 * k + 2] for k, c in enumerate(deck.marked)}
         names = deck.ranks.names
         self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],

@@ -14,8 +14,8 @@ away from every card already found, and only once per frame. A joker that shows 
 itself (``blank_face``: a star, a circled star, the word JOKER) shows its own mark there
 instead: it is named only where that corner, cut in the strip's card frame, matches its
 mark better than calibration found any place a strip search may probe away from it to
-match (the other faces' corners in spreads, moved a step aside: ``learn_marks``,
-``mark_score``); a joker whose own renders seldom match that well cannot be told from a
+match (the other faces' corners in spreads, moved a step aside: ``mark_score``, learned
+by ``corner_marks``); a joker whose own renders seldom match that well cannot be told from a
 card with its index unread, and calibration refuses it by name.
 Such a mark is not read as an index: a single round mark tells no turn (a star is alike
 at a fifth of a turn), so its card could not be placed from it; the strip's neighbour
@@ -466,20 +466,6 @@ def _blank_grown(grey: F32, box: Box) -> bool:
 # A marked face's corner (``mark_score``) is cut at MARK_WIDTH pixels per card width: the
 # table's cards are 86-165 pixels wide, so the cut neither blurs nor invents much detail.
 MARK_WIDTH = 100
-# The mark is cut in the corner where the other faces print their index: from MARK_EDGE
-# card widths in from the card's left and top edges (the felt or card beyond them differs
-# from frame to frame; Bellot's and Bonded's printed outlines lie within 0.02) to ``SLOT``'s
-# nearest step across (a covered card shows no more of itself), and down to MARK_BELOW below
-# the index box's foot, the suit's centroid (the suit's lower half and the blur's rim): so
-# it holds the joker's mark and the paper where an index prints its suit, where the joker
-# prints none.
-MARK_EDGE, MARK_BELOW = 0.03, 0.04
-
-
-def mark_box(box: Box) -> Box:
-    """The box a face's corner mark is cut in (``MARK_EDGE``, ``MARK_BELOW``), in card
-    widths from the top-left corner, from the deck's index ``box`` (``index_box``)."""
-    return (MARK_EDGE, SLOT[0], MARK_EDGE, box[3] + MARK_BELOW)
 
 
 def cut_mark(frame: Image, corner: F64, right: F64, down: F64, width: float, box: Box,
@@ -512,110 +498,6 @@ def mark_score(frame: Image, corner: F64, right: F64, down: F64, width: float, b
     if region.shape[0] < th or region.shape[1] < tw or float(region.std()) < 1e-3:
         return -1.0
     return float(cv2.matchTemplate(region, template, cv2.TM_CCOEFF_NORMED).max())
-
-
-def _views(face: Image, rng: np.random.Generator, camera: object, count: int, jitter: bool
-           ) -> list[tuple[Image, F64, F64, F64, float]]:
-    """``count`` renders of ``face`` alone, at any turn and a table's size (86-165 pixels
-    wide), each with its card's top-left corner, right and down unit vectors and width
-    (the truth, or with ``jitter`` as a neighbour's slightly wrong pose gives it)."""
-    from ..scene import Camera, Pose, Scene
-
-    assert isinstance(camera, Camera)
-    out = []
-    for _ in range(count):
-        width = float(rng.uniform(86, 165))
-        side = int(width * 2.2)
-        scene = Scene(size=(side, side))
-        scene.place(face, Pose(side / 2, side / 2, float(rng.uniform(0, 360)),
-                               width / face.shape[1]), "card")
-        image, truth = scene.render(rng, camera)
-        quad = np.array(truth[0].corners, np.float64)
-        if jitter:
-            turn = np.radians(rng.normal(0, 0.5))
-            c, s = np.cos(turn), np.sin(turn)
-            centre = quad.mean(axis=0) + rng.normal(0, 0.005 * width, 2)
-            quad = (quad - centre) @ np.array([[c, -s], [s, c]]).T * rng.normal(1, 0.008) + centre
-        tl, tr, _, bl = quad
-        w = float(np.hypot(*(tr - tl)))
-        right = (tr - tl) / w
-        down = (bl - tl) / max(float(np.hypot(*(bl - tl))), 1e-6)
-        out.append((image, tl, right, down, w))
-    return out
-
-
-# ``learn_marks``: a mark is named where its score exceeds by MARK_MARGIN the highest score
-# of the places a strip search may probe away from it: the corners of the other faces laid
-# in spreads (MARK_SHEETS sheets of three, as calibration's samples lie), moved anywhere a
-# step beside a card and a little up or down (``SLOT``, ``LEVEL``), upright and turned,
-# MARK_PROBES times each; there a probe straddles a card's edge, the felt, a pip, a
-# neighbour's index. Scoring the other faces' corners in place alone put that highest far
-# too low: corners straddling the felt or a red pip scored 0.83 for Bellot's word JOKER, and
-# four such corners were read as the joker in 40 frames. A face whose own renders reach it
-# less often than MARK_FOUND cannot be learned by its mark reliably: it is refused.
-MARK_MARGIN, MARK_SHEETS, MARK_PROBES, MARK_FOUND = 0.05, 60, 8, 0.5
-
-
-def learn_marks(cards: Mapping[str, Image], marked: Sequence[str], box: Box,
-                others: Sequence[str], rng: np.random.Generator, samples: int = 24
-                ) -> tuple[Box, F32, float, list[str]]:
-    """The corner marks of the strip faces ``marked`` (ink in the narrowest index ``box``):
-    their box (``mark_box``), templates (two per face: upright, turned) as the training
-    camera shows them, the score that names one (``MARK_MARGIN``), and the faces whose own
-    renders reach it too seldom (``MARK_FOUND``): their mark cannot be told from the
-    corners of ``others`` (the faces with an index) in a spread reliably."""
-    from .samples import TRAINING_CAMERA  # the one camera of calibration
-
-    where = mark_box(box)
-    templates = []
-    for code in marked:
-        for turned in (False, True):
-            face = cards[code][::-1, ::-1] if turned else cards[code]
-            cuts = [cut_mark(*view, where) for view in
-                    _views(face, rng, TRAINING_CAMERA, samples, jitter=False)]
-            templates.append(np.mean(cuts, axis=0).astype(np.float32))
-    stack = np.stack(templates)
-    highest = max((max(mark_score(*probe, where, t) for t in stack)
-                   for probe in _probes(cards, others, rng, TRAINING_CAMERA)), default=-1.0)
-    accept = highest + MARK_MARGIN
-    unusable = []
-    for k, code in enumerate(marked):
-        own = [mark_score(*view, where, stack[2 * k + t]) for t in (0, 1)
-               for view in _views(cards[code][::-1, ::-1] if t else cards[code], rng,
-                                  TRAINING_CAMERA, samples // 2, jitter=True)]
-        if float(np.mean(np.array(own) >= accept)) < MARK_FOUND:
-            unusable.append(code)
-    return where, stack, float(accept), unusable
-
-
-def _probes(cards: Mapping[str, Image], others: Sequence[str], rng: np.random.Generator,
-            camera: object) -> list[tuple[Image, F64, F64, F64, float]]:
-    """Places a strip search may probe away from a marked face (``MARK_MARGIN``): each
-    card of ``MARK_SHEETS`` spreads of three of ``others``, its corner moved up to a step
-    beside it and a little up or down, upright and turned (``MARK_PROBES`` each)."""
-    from ..scene import Camera, Scene
-    from ..scene.hands import place_spread
-    from .samples import SHEET, TRAINING_SPREAD
-
-    assert isinstance(camera, Camera)
-    out = []
-    for _ in range(MARK_SHEETS if others else 0):
-        scene = Scene(size=(SHEET, SHEET))
-        codes = [others[int(k)] for k in rng.integers(0, len(others), 3)]
-        place_spread(scene, [(c, cards[c]) for c in codes], SHEET / 2, SHEET / 2,
-                     float(rng.uniform(0, 360)), float(rng.uniform(*TRAINING_SPREAD.width)),
-                     TRAINING_SPREAD, rng)
-        image, truth = scene.render(rng, camera)
-        for placed in truth:
-            tl, tr, br, bl = np.array(placed.corners, np.float64)
-            w = float(np.hypot(*(tr - tl)))
-            right = (tr - tl) / w
-            down = (bl - tl) / max(float(np.hypot(*(bl - tl))), 1e-6)
-            for corner, r, d in ((tl, right, down), (br, -right, -down)):
-                for _ in range(MARK_PROBES):
-                    du, dv = rng.uniform(-SLOT[1], SLOT[1]), rng.uniform(-LEVEL, LEVEL)
-                    out.append((image, corner + w * (du * r + dv * d), r, d, w))
-    return out
 
 
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
