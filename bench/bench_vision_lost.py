@@ -84,6 +84,7 @@ from vision.cards.reads import (  # noqa: E402
     tens,
 )
 from vision.cards.verdict import Judged  # noqa: E402
+from vision.cards.white import balanced  # noqa: E402
 from vision.items import Item  # noqa: E402
 from vision.scene import Placement  # noqa: E402
 from vision.scene.hands import table_scene  # noqa: E402
@@ -159,7 +160,9 @@ class Trace:
 
     def __init__(self, reader: CardReader, frame: Image) -> None:
         limits, deck = reader.limits, reader.deck
-        ink, _, paper, deep = masks(frame, sharpen=limits.sharpen, deep=limits.split)
+        frame = balanced(frame)
+        ink, _, paper, deep = masks(frame, sharpen=limits.sharpen, deep=limits.split,
+                                    bays=limits.bays)
         self.ink = ink
         felt = Felt(paper, frame)
         self.found = find_groups(frame, limits, ink, deep)
