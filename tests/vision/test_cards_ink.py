@@ -658,3 +658,55 @@ def test_a_glyph_joined_to_the_cards_printed_outline_is_cut_from_it() -> None:
     # as calibration's samples take the ink (``samples``): the index only with ``bays``
     assert not index(find_groups(frame, Limits(), masks(frame, tied=False).ink))
     assert index(find_groups(frame, Limits(), masks(frame, tied=False, bays=True).ink))
+
+
+def _rank_by_pip() -> NDArray[np.uint8]:
+    """A card's corner: a thin-stroked rank (a ring) touching a large round pip beside it,
+    as dark as the pip where they touch, and its suit below it, apart."""
+    card = np.full((90, 120, 3), 225, np.uint8)
+    cv2.rectangle(card, (30, 20), (37, 34), (30, 30, 30), 2)  # the rank: a ring
+    cv2.circle(card, (49, 28), 11, (30, 30, 30), -1)  # the pip, touching it
+    cv2.circle(card, (33, 44), 4, (30, 30, 30), -1)  # the suit under the rank
+    frame = np.zeros((110, 140, 3), np.uint8)
+    frame[:] = (40, 120, 30)
+    frame[10:100, 10:130] = cv2.GaussianBlur(card, (0, 0), 0.7)
+    return frame
+
+
+def test_a_rank_joined_to_a_large_pip_is_parted_from_its_body() -> None:
+    """The rank and the pip of ``_rank_by_pip`` are one mark, and so is their deeper ink:
+    the split marks find no index there. Parted from the pip's body (``parting.pips``,
+    ``Limits.pips``), the rank over its suit is a candidate, whose patches show the rank's
+    ink and not the pip's; the parts stay within their mark."""
+    frame = _rank_by_pip()
+    found = masks(frame, deep=True)
+    assert found.deep is not None
+    assert cv2.connectedComponents(found.ink)[0] - 1 == 2  # the rank with the pip, the suit
+    assert cv2.connectedComponents(found.deep)[0] - 1 == 2
+    rank, suit = (43.5, 37.0), (43.0, 54.0)  # centroids in the frame
+
+    def index(groups: Groups) -> list[int]:
+        return [k for k in range(len(groups)) if groups.marks[k] == 2 and any(
+            np.abs(groups.ends[k, sense] - (rank, suit)).max() < 2.0 for sense in (0, 1))]
+
+    assert not index(find_groups(frame, Limits(sharpen=0.0, split=True), found.ink,
+                                 found.deep))
+    parted = find_groups(frame, Limits(sharpen=0.0, split=True, pips=True), found.ink,
+                         found.deep)
+    near = index(parted)
+    assert near and parted.mark_map is not None and parted.whole is not None
+    own = [int(m) for m in parted.members[near[0]] if m >= 0]
+    shown = parted.mark_map.shows(own)
+    assert shown[30:45, 40:48].any() and not shown[32:44, 55:65].any()  # rank, not pip
+    assert not (shown & (found.ink == 0)).any()  # grown back within the ink
+
+
+def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:
+    """``parting.pips`` leaves marks no deeper than ``PIP_DEPTH`` as they are: an index
+    alone (its suit a small pip) is not cut."""
+    card = np.full((60, 60), 0, np.uint8)
+    cv2.rectangle(card, (20, 10), (27, 24), 255, 2)
+    cv2.circle(card, (23, 34), 4, 255, -1)
+    count, labels = cv2.connectedComponents(card)
+    out = parting.pips(labels.astype(np.int32), count, card)
+    assert (out == card).all()

@@ -11,10 +11,11 @@ or the index and the pip or picture frame beside it) blur into one mark; a deck 
 meets this often (``calibrate.SPLIT_LEAST``) also offers the candidates of such marks
 split where the deeper ink parts them (``find_groups``); calibration's samples also split
 them where their shape narrows between two solid glyphs (``Limits.necks``: a small index
-suit touching the pip beside it, as dark as ink at the neck). A glyph joined to the card's
-thick printed outline is cut from it where a deck needs it (``Limits.bays``). Every
-candidate gets its centroid, principal axis and spread from pixel moments, all computed at
-once with numpy.
+suit touching the pip beside it, as dark as ink at the neck), and the reader parts a thin
+glyph joined to a large solid pip from the pip's body (``Limits.pips``). A glyph joined
+to the card's thick printed outline is cut from it where a deck needs it (``Limits.bays``).
+Every candidate gets its centroid, principal axis and spread from pixel moments, all
+computed at once with numpy.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from numpy.typing import NDArray
 from .bays import bays_of
 from .link import LINK, candidates, link_marks, shape
 from .measure import clear_reaching, filled, label, opened
-from .parting import markish, near, necks
+from .parting import markish, near, necks, pips
 from .parting import parts as parts_of
 
 Image = NDArray[np.uint8]
@@ -82,6 +83,12 @@ class Limits:
     # seed 2026: 441 without, 412 with, the same deck), the parts of glyphs it cut taking
     # their marks from the whole candidates, and the cards it parts are read without it.
     necks: bool = False
+    # Part glyphs joined to a large solid pip from its body (``parting.pips``), and grow the
+    # parts of split marks back into their ink (``parting.GROW``): the reader's, where the
+    # deck splits marks (``split``). Calibration's samples are found without: a deck learns
+    # the same, and a Qs whose face Tigullio's calibration refuses was read surely as Qc by
+    # a deck that learned from grown parts (10 real frames, seed 2026).
+    pips: bool = False
     elongation: tuple[float, float] = (1.25, 7.0)
 
 
@@ -273,6 +280,8 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     # and the marks they split, found before the opening relabels the large marks' pieces.
     if deep is not None and limits.necks:
         deep = necks(labels, stats, deep, limits)
+    if deep is not None and limits.pips:
+        deep = pips(labels, count, deep)
     parts = None if deep is None else parts_of(labels, count, big, deep, limits)
     first = count
     origin = np.zeros(0, np.int64)

@@ -5,8 +5,10 @@ Glyphs printed a pixel or two apart (a small index's rank and suit, or the index
 or picture frame beside it) blur into one mark. The deeper ink (``ink.DEEP_RATIO``) parts
 those whose neck is fainter than their strokes (``parts``); calibration's samples also cut
 them where their shape narrows between two solid glyphs (``necks``: a small index suit
-touching the pip beside it, as dark as ink at the neck). ``markish`` is what size a mark
-has, shared with ``ink``.
+touching the pip beside it, as dark as ink at the neck). Where the reader asks for it
+(``ink.Limits.pips``), a thin glyph joined to a large solid pip is parted from the pip's
+body (``pips``), and the parts are grown back into their marks' ink (``GROW``).
+``markish`` is what size a mark has, shared with ``ink``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,24 @@ NECK_DEPTHS = (1, 2)
 # A core of fewer than NECK_CORE pixels is none: a stroke's bulge or a serif left by the
 # erosion, no glyph (an index suit's core on a card 86 px wide is over 6).
 NECK_CORE = 4
+# A thin glyph printed close beside a large solid pip (an index's rank or its small suit by
+# the first large pip, a court's index by its picture: Tigullio's faces) blurs into it, and
+# its strokes are as dark as the pip, so the deeper ink does not part them (``parts``), nor,
+# a rank's strokes being thinner than any erosion keeps, the necks (``necks``). The pip is
+# found by its body instead (``pips``): a mark whose deep ink is at least PIP_DEPTH pixels
+# deep somewhere (the distance to the nearest pixel of no deep ink: a large pip on a card of
+# the table camera's 90-110 pixels is 7-9 deep, an index's suit 3-4, a rank's stroke 1-2)
+# is opened by a disk PIP_SHARE as deep as it is, which keeps the pip's body and loses what
+# is thinner (the glyph, and the pip's points); the ring of pixels about that body is
+# cleared, so the glyph parts from it.
+PIP_DEPTH = 5.0
+PIP_SHARE = 0.6
+# The deeper ink of a glyph is thinner than its ink: the blurred rim of its strokes is
+# fainter than DEEP_RATIO, and a small glyph loses its thinnest parts (an index spade's
+# stem), so a part's shape and axis are not its glyph's (a spade wider than high no longer
+# lies along its rank's axis, ``link``). Each part is grown back into its mark's ink by up
+# to GROW pixels (``_grow``): about the width of that rim at the table camera's scale.
+GROW = 2
 # The candidates that hold a part of a split mark are made of the marks about it: within
 # NEAR_PART times its size, two joins' reach (``link.ALONG``) and a glyph between.
 NEAR_PART = 2.0
@@ -88,11 +108,19 @@ def parts(labels: NDArray[np.int32], count: int, big: NDArray[np.int64], deep: I
            limits: Limits) -> Parts:
     """The components of the ``deep`` ink of a mark's size (``markish``) that split the ink
     marks (``labels``, ``count`` of them): two or more in one mark, or any in a large mark
-    (``big``: those the opening cuts), where a glyph joins a hairline by a faint neck."""
+    (``big``: those the opening cuts), where a glyph joins a hairline by a faint neck. Each
+    is grown back into its mark's ink by up to ``GROW`` pixels (``_grow``) where ``limits``
+    say (``Limits.pips``)."""
     _, image, measures = label(deep)
     holder = _holders(labels, image, measures.stats)
     sized = markish(measures.stats, limits)
     sized[0] = False
+    if limits.pips and sized.any():
+        image = _grow(labels, image, holder, sized)
+        _, image, measures = label((image > 0).astype(np.uint8))
+        holder = _holders(labels, image, measures.stats)
+        sized = markish(measures.stats, limits)
+        sized[0] = False
     large = np.zeros(count, np.bool_)
     large[big] = True
     n = np.bincount(holder[sized], minlength=count)
@@ -101,6 +129,34 @@ def parts(labels: NDArray[np.int32], count: int, big: NDArray[np.int64], deep: I
     chosen = np.flatnonzero(sized & splits[holder])
     return Parts(image, chosen, measures.stats[chosen], measures.moments[chosen],
                  holder[chosen], np.flatnonzero(splits), holder)
+
+
+def _grow(labels: NDArray[np.int32], image: NDArray[np.int32], holder: NDArray[np.int64],
+          sized: NDArray[np.bool_]) -> NDArray[np.int32]:
+    """The deep components ``sized`` (labels of ``image``) grown ``GROW`` times by a pixel
+    (8-connected) into the ink of the mark that holds them (``labels``, ``holder``), the
+    rest of ``image`` as it is; a pixel two components reach at once, or one beside
+    another's growth, is left out, so grown parts stay apart."""
+    seeds = np.where(sized[image], image, 0).astype(np.float32)
+    out = image.copy()
+    square = np.ones((3, 3), np.uint8)
+    big = np.float32(np.iinfo(np.int16).max * 64)
+    for _ in range(GROW):
+        reach = cv2.dilate(seeds, square)
+        least = cv2.erode(np.where(seeds > 0, seeds, big).astype(np.float32), square)
+        grown = ((seeds == 0) & (out == 0) & (reach > 0) & (reach == least)
+                 & (labels > 0))
+        ys, xs = np.nonzero(grown)
+        k = reach[ys, xs].astype(np.int64)
+        mine = labels[ys, xs] == holder[k]
+        seeds[ys[mine], xs[mine]] = reach[ys[mine], xs[mine]]
+        out[ys[mine], xs[mine]] = k[mine]
+    # A grown pixel beside another component's pixel parts them.
+    reach = cv2.dilate(seeds, square)
+    least = cv2.erode(np.where(seeds > 0, seeds, big).astype(np.float32), square)
+    new = (out != image) & (reach != least)
+    out[new] = 0
+    return out
 
 
 @numba.njit(cache=True, nogil=True)
@@ -195,3 +251,29 @@ def _cut(labels, marks, deep, cores, stats, holder, solid, necked, out):  # type
                             other = owner[v - y0, u - x0]
                             if other != 0 and other != mine:
                                 out[y, x] = 0
+
+
+def pips(labels: NDArray[np.int32], count: int, deep: Image) -> Image:
+    """The ``deep`` ink with the ring about each large pip's body cleared (``PIP_DEPTH``):
+    per ink mark (``labels``, ``count`` labels) whose deep ink is at least ``PIP_DEPTH``
+    deep, the body is its deep ink within ``PIP_SHARE`` times that depth of a pixel as deep
+    as that (an opening by a disk of that radius); the deep ink beside the body but not in it
+    is cleared, which parts a thinner glyph joined to the pip from it (``parts`` then offers
+    the mark split)."""
+    depth = cv2.distanceTransform(deep, cv2.DIST_L2, 3)
+    deepest = np.zeros(count, np.float32)
+    np.maximum.at(deepest, labels[deep > 0], depth[deep > 0])
+    deepest[0] = 0.0
+    radius = np.where(deepest >= PIP_DEPTH, PIP_SHARE * deepest, 0.0).astype(np.float32)
+    if not radius.any():
+        return deep
+    reach = radius[labels]
+    seeds = (reach > 0) & (depth >= reach)
+    if not seeds.any():
+        return deep
+    away = cv2.distanceTransform(np.where(seeds, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
+    body = (deep > 0) & (reach > 0) & (away <= reach)
+    ring = (cv2.dilate(body.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~body
+    out = deep.copy()
+    out[ring] = 0
+    return out
