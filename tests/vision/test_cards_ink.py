@@ -677,7 +677,7 @@ def test_a_rank_joined_to_a_large_pip_is_parted_from_its_body() -> None:
     """The rank and the pip of ``_rank_by_pip`` are one mark, and so is their deeper ink:
     the split marks find no index there. Parted from the pip's body (``parting.pips``,
     ``Limits.pips``), the rank over its suit is a candidate, whose patches show the rank's
-    ink and not the pip's; the parts stay within their mark."""
+    ink and not the pip's."""
     frame = _rank_by_pip()
     found = masks(frame, deep=True)
     assert found.deep is not None
@@ -698,7 +698,6 @@ def test_a_rank_joined_to_a_large_pip_is_parted_from_its_body() -> None:
     own = [int(m) for m in parted.members[near[0]] if m >= 0]
     shown = parted.mark_map.shows(own)
     assert shown[30:45, 40:48].any() and not shown[32:44, 55:65].any()  # rank, not pip
-    assert not (shown & (found.ink == 0)).any()  # grown back within the ink
 
 
 def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:

@@ -83,11 +83,9 @@ class Limits:
     # seed 2026: 441 without, 412 with, the same deck), the parts of glyphs it cut taking
     # their marks from the whole candidates, and the cards it parts are read without it.
     necks: bool = False
-    # Part glyphs joined to a large solid pip from its body (``parting.pips``), and grow the
-    # parts of split marks back into their ink (``parting.GROW``): the reader's, where the
-    # deck splits marks (``split``). Calibration's samples are found without: a deck learns
-    # the same, and a Qs whose face Tigullio's calibration refuses was read surely as Qc by
-    # a deck that learned from grown parts (10 real frames, seed 2026).
+    # Part glyphs joined to a large solid pip from its body (``parting.pips``): the reader's,
+    # where the deck splits marks (``split``); calibration's samples are found without, so
+    # a deck learns as before.
     pips: bool = False
     elongation: tuple[float, float] = (1.25, 7.0)
 

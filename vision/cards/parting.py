@@ -7,8 +7,7 @@ those whose neck is fainter than their strokes (``parts``); calibration's sample
 them where their shape narrows between two solid glyphs (``necks``: a small index suit
 touching the pip beside it, as dark as ink at the neck). Where the reader asks for it
 (``ink.Limits.pips``), a thin glyph joined to a large solid pip is parted from the pip's
-body (``pips``), and the parts are grown back into their marks' ink (``GROW``).
-``markish`` is what size a mark has, shared with ``ink``.
+body (``pips``). ``markish`` is what size a mark has, shared with ``ink``.
 """
 
 from __future__ import annotations
@@ -53,12 +52,6 @@ NECK_CORE = 4
 # cleared, so the glyph parts from it.
 PIP_DEPTH = 5.0
 PIP_SHARE = 0.6
-# The deeper ink of a glyph is thinner than its ink: the blurred rim of its strokes is
-# fainter than DEEP_RATIO, and a small glyph loses its thinnest parts (an index spade's
-# stem), so a part's shape and axis are not its glyph's (a spade wider than high no longer
-# lies along its rank's axis, ``link``). Each part is grown back into its mark's ink by up
-# to GROW pixels (``_grow``): about the width of that rim at the table camera's scale.
-GROW = 2
 # The candidates that hold a part of a split mark are made of the marks about it: within
 # NEAR_PART times its size, two joins' reach (``link.ALONG``) and a glyph between.
 NEAR_PART = 2.0
@@ -108,19 +101,11 @@ def parts(labels: NDArray[np.int32], count: int, big: NDArray[np.int64], deep: I
            limits: Limits) -> Parts:
     """The components of the ``deep`` ink of a mark's size (``markish``) that split the ink
     marks (``labels``, ``count`` of them): two or more in one mark, or any in a large mark
-    (``big``: those the opening cuts), where a glyph joins a hairline by a faint neck. Each
-    is grown back into its mark's ink by up to ``GROW`` pixels (``_grow``) where ``limits``
-    say (``Limits.pips``)."""
+    (``big``: those the opening cuts), where a glyph joins a hairline by a faint neck."""
     _, image, measures = label(deep)
     holder = _holders(labels, image, measures.stats)
     sized = markish(measures.stats, limits)
     sized[0] = False
-    if limits.pips and sized.any():
-        image = _grow(labels, image, holder, sized)
-        _, image, measures = label((image > 0).astype(np.uint8))
-        holder = _holders(labels, image, measures.stats)
-        sized = markish(measures.stats, limits)
-        sized[0] = False
     large = np.zeros(count, np.bool_)
     large[big] = True
     n = np.bincount(holder[sized], minlength=count)
@@ -129,34 +114,6 @@ def parts(labels: NDArray[np.int32], count: int, big: NDArray[np.int64], deep: I
     chosen = np.flatnonzero(sized & splits[holder])
     return Parts(image, chosen, measures.stats[chosen], measures.moments[chosen],
                  holder[chosen], np.flatnonzero(splits), holder)
-
-
-def _grow(labels: NDArray[np.int32], image: NDArray[np.int32], holder: NDArray[np.int64],
-          sized: NDArray[np.bool_]) -> NDArray[np.int32]:
-    """The deep components ``sized`` (labels of ``image``) grown ``GROW`` times by a pixel
-    (8-connected) into the ink of the mark that holds them (``labels``, ``holder``), the
-    rest of ``image`` as it is; a pixel two components reach at once, or one beside
-    another's growth, is left out, so grown parts stay apart."""
-    seeds = np.where(sized[image], image, 0).astype(np.float32)
-    out = image.copy()
-    square = np.ones((3, 3), np.uint8)
-    big = np.float32(np.iinfo(np.int16).max * 64)
-    for _ in range(GROW):
-        reach = cv2.dilate(seeds, square)
-        least = cv2.erode(np.where(seeds > 0, seeds, big).astype(np.float32), square)
-        grown = ((seeds == 0) & (out == 0) & (reach > 0) & (reach == least)
-                 & (labels > 0))
-        ys, xs = np.nonzero(grown)
-        k = reach[ys, xs].astype(np.int64)
-        mine = labels[ys, xs] == holder[k]
-        seeds[ys[mine], xs[mine]] = reach[ys[mine], xs[mine]]
-        out[ys[mine], xs[mine]] = k[mine]
-    # A grown pixel beside another component's pixel parts them.
-    reach = cv2.dilate(seeds, square)
-    least = cv2.erode(np.where(seeds > 0, seeds, big).astype(np.float32), square)
-    new = (out != image) & (reach != least)
-    out[new] = 0
-    return out
 
 
 @numba.njit(cache=True, nogil=True)
