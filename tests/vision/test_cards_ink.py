@@ -707,5 +707,5 @@ def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:
     cv2.rectangle(card, (20, 10), (27, 24), 255, 2)
     cv2.circle(card, (23, 34), 4, 255, -1)
     count, labels = cv2.connectedComponents(card)
-    out = parting.pips(labels.astype(np.int32), count, card)
+    out = parting.pips(labels.astype(np.int32), count, card, np.zeros(0, np.int64))
     assert (out == card).all()
