@@ -94,6 +94,12 @@ BAY_WIDTH = 86.0
 BAY_CAMERA = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(1.0, 1.0),
                     noise=(0.0, 0.0), tint=0.0)
 BAY_GAIN = 0.1
+# A deck that splits marks (``split``) also parts glyphs from the large pips they blur into
+# (``ink.Limits.pips``) where, on its faces rendered as for ``choose_bays``, parting finds
+# the corner index on at least BAY_GAIN of the faces more than not. Tigullio prints its index
+# so close to its first pip that parting finds it on 18 % more renders (two per face); the
+# other decks gain 0-8 % (dondorf 7.5 %, aguilar 4 %, bonded 3 %), and parting them cost
+# dondorf and aguilar right reads in the plain scenes (``docs/benchmarks.md``, stop 41).
 
 
 class UnusableFaces(CalibrationError):
@@ -202,6 +208,7 @@ def calibrate(
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
     return Deck(
         name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split,
+        pips=split and choose_pips(cards),
         bays=limits.bays, codes=codes,
         ranks=Lda.fit(np.stack(found.ranks), rank_of),
         suits=Lda.fit(np.stack(suited.suits), suit_of),
@@ -282,6 +289,18 @@ def choose_bays(faces: Mapping[str, Image]) -> bool:
         render = _render(face, 0.0, BAY_WIDTH, BAY_CAMERA, np.random.default_rng(0))
         for k, bays in enumerate((False, True)):
             found[k] += corner_index(face, Limits(bays=bays), render) is not None
+    return found[1] - found[0] >= BAY_GAIN * len(faces)
+
+
+def choose_pips(faces: Mapping[str, Image]) -> bool:
+    """Whether a deck that splits marks parts glyphs from the large pips they blur into
+    (``ink.Limits.pips``): where that finds the corner index on ``BAY_GAIN`` more of its
+    faces rendered small and blurred (``BAY_WIDTH``, ``BAY_CAMERA``)."""
+    found = [0, 0]
+    for face in faces.values():
+        render = _render(face, 0.0, BAY_WIDTH, BAY_CAMERA, np.random.default_rng(0))
+        for k, pips in enumerate((False, True)):
+            found[k] += corner_index(face, Limits(split=True, pips=pips), render) is not None
     return found[1] - found[0] >= BAY_GAIN * len(faces)
 
 
