@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .channels import brightest, darkest
 from .measure import reaching_border
 
 Image = NDArray[np.uint8]
@@ -54,9 +55,8 @@ class Felt:
         shrunk = (max(w // SHRINK, 1), max(h // SHRINK, 1))
         small = cv2.resize(paper, shrunk, interpolation=cv2.INTER_NEAREST)
         if frame is not None:
-            b, g, r = cv2.split(cv2.resize(frame, shrunk, interpolation=cv2.INTER_AREA))
-            brightest = np.asarray(cv2.max(cv2.max(b, g), r), np.uint8)
-            grey = cv2.compare(cv2.min(cv2.min(b, g), r), _at_least(brightest), cv2.CMP_GE)
+            seen = np.asarray(cv2.resize(frame, shrunk, interpolation=cv2.INTER_AREA), np.uint8)
+            grey = cv2.compare(darkest(seen), _at_least(brightest(seen)), cv2.CMP_GE)
             small = cv2.bitwise_and(small, grey)
         wide = np.asarray(cv2.morphologyEx(cv2.bitwise_not(small), cv2.MORPH_OPEN,
                                            np.ones((OPEN, OPEN), np.uint8)), np.uint8)
