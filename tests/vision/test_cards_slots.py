@@ -210,3 +210,23 @@ def test_a_loose_covered_index_at_a_place_is_read_by_the_second_look() -> None:
     assert np.hypot(*np.subtract(named["Js"], (143.0, 87.8))) < 0.12 * 89  # where it lies
 
 
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), share=st.floats(0.2, 0.8), area=st.floats(1.0, 60.0))
+def test_the_large_components_are_the_plain_look_up_s(seed: int, share: float,
+                                                      area: float) -> None:
+    """``slots._large`` paints what a mask of the labels by their counted areas, assigned
+    through, paints: the components of at least ``area`` pixels, the background never."""
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 80)), int(rng.integers(1, 120)))
+    mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
+    count, labels = cv2.connectedComponents(mask, connectivity=4)
+    labels = np.asarray(labels, np.int32)
+    big = np.bincount(labels.ravel(), minlength=count) >= area
+    big[0] = False
+    want = np.zeros(shape, np.uint8)
+    want[big[labels]] = 255
+    got = np.zeros(shape, np.uint8)
+    slots._large(labels, count, area, got)
+    assert np.array_equal(got, want)

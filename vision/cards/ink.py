@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .bays import bays_of
+from .channels import darkest
 from .link import LINK, candidates, link_marks, shape
 from .measure import clear_reaching, filled, label, opened
 from .parting import markish, near, necks, pips
@@ -223,8 +224,7 @@ def _tones(frame: Image, white_window: int, sharpen: float = 0.0, deep: bool = F
     (``DEEP_RATIO``, as dark) masks, by OpenCV: the darkest channel, its white level
     (dilated by a ``white_window`` square, then averaged over it), the unsharp mask, the
     scaled whites and the compares."""
-    blue, green, red = cv2.split(frame)  # contiguous planes: quicker than strided views
-    low = cv2.min(cv2.min(blue, green), red)
+    low = darkest(frame)  # ``channels``: quicker than three planes split and compared
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (white_window, white_window))
     white = np.asarray(cv2.blur(cv2.dilate(low, kernel), (white_window, white_window)), np.uint8)
     sharp = low if sharpen <= 0 else cv2.addWeighted(

