@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from tests.vision.conftest import (
     STYLES,
@@ -25,6 +26,7 @@ from vision.cards.calibrate import (
     THIN,
     _references,
     choose_bays,
+    choose_pips,
     choose_sharpen,
     stroke,
 )
@@ -56,14 +58,14 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert back.fine_suits is not None and original.fine_suits is not None
     assert back.fine_suits.typical == original.fine_suits.typical
     assert not back.bays  # a deck cutting glyphs from its outline says so (``choose_bays``)
-    dataclasses.replace(original, bays=True).save(path)
-    assert Deck.load(path).bays
+    dataclasses.replace(original, bays=True, pips=True).save(path)
+    assert Deck.load(path).bays and Deck.load(path).pips
     with np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays["meta"]))
-    del meta["bays"]  # a deck saved before: it cut none
+    del meta["bays"], meta["pips"]  # a deck saved before: it cut and parted none
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
-    assert not Deck.load(path).bays
+    assert not Deck.load(path).bays and not Deck.load(path).pips
 
 
 def test_a_deck_without_the_fine_cut_loads_and_older_versions_are_refused(
@@ -227,6 +229,29 @@ def test_a_deck_of_thin_strokes_is_sharpened_and_a_bold_one_not(style: str) -> N
     assert all((w > THIN) == bold for w in widths)
     chosen = choose_sharpen(cards, link, renders)
     assert chosen == deck(style).sharpen == (0.0 if bold else SHARPEN)
+
+
+def _rank_by_pip(seed: int) -> NDArray[np.uint8]:
+    """A face 250 x 362 pixels: a thin-stroked rank (a ring) touching a large round pip
+    printed beside it, as tigullio prints its index by its first pip, and its suit below."""
+    face = np.full((362, 250, 3), 255, np.uint8)
+    left = 14 + int(np.random.default_rng(seed).integers(0, 4))
+    cv2.rectangle(face, (left, 8), (left + 18, 44), (0, 0, 0), 4)
+    cv2.circle(face, (left + 39, 28), 24, (0, 0, 0), -1)
+    cv2.circle(face, (left + 9, 62), 9, (0, 0, 0), -1)
+    cv2.circle(face, (125, 200), 30, (0, 0, 0), -1)
+    return face
+
+
+def test_a_deck_whose_index_blurs_into_its_pip_parts_them() -> None:
+    """Faces whose rank touches a large pip show their index in small blurred renders only
+    where glyphs are parted from the pips they blur into: such a deck parts them
+    (``choose_pips``); faces whose index lies clear of every pip, and the test deck's
+    styles, do not."""
+    assert choose_pips({str(k): _rank_by_pip(k) for k in range(8)})
+    assert not choose_pips({str(k): outlined_face(0, k) for k in range(8)})
+    for style in STYLES:
+        assert not deck(style).pips
 
 
 def test_a_deck_whose_index_joins_its_printed_outline_cuts_it_free() -> None:
