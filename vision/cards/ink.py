@@ -85,8 +85,9 @@ class Limits:
     # their marks from the whole candidates, and the cards it parts are read without it.
     necks: bool = False
     # Part glyphs joined to a large solid pip from its body (``parting.pips``): the reader's,
-    # where the deck splits marks (``split``); calibration's samples are found without, so
-    # a deck learns as before.
+    # where the deck splits marks and its calibration found it needs this
+    # (``calibrate.choose_pips``); calibration's samples are found without, so a deck
+    # learns as before.
     pips: bool = False
     elongation: tuple[float, float] = (1.25, 7.0)
 
