@@ -282,25 +282,24 @@ def choose_sharpen(faces: Mapping[str, Image], link: float,
 
 def choose_bays(faces: Mapping[str, Image]) -> bool:
     """Whether a deck cuts glyphs joined to its cards' printed outline from it
-    (``ink.Limits.bays``): where that finds the corner index on ``BAY_GAIN`` more of its
-    faces rendered small and blurred (``BAY_WIDTH``, ``BAY_CAMERA``)."""
-    found = [0, 0]
-    for face in faces.values():
-        render = _render(face, 0.0, BAY_WIDTH, BAY_CAMERA, np.random.default_rng(0))
-        for k, bays in enumerate((False, True)):
-            found[k] += corner_index(face, Limits(bays=bays), render) is not None
-    return found[1] - found[0] >= BAY_GAIN * len(faces)
+    (``ink.Limits.bays``): where that finds more of its indices (``_finds_more``)."""
+    return _finds_more(faces, Limits(), Limits(bays=True))
 
 
 def choose_pips(faces: Mapping[str, Image]) -> bool:
     """Whether a deck that splits marks parts glyphs from the large pips they blur into
-    (``ink.Limits.pips``): where that finds the corner index on ``BAY_GAIN`` more of its
-    faces rendered small and blurred (``BAY_WIDTH``, ``BAY_CAMERA``)."""
+    (``ink.Limits.pips``): where that finds more of its indices (``_finds_more``)."""
+    return _finds_more(faces, Limits(split=True), Limits(split=True, pips=True))
+
+
+def _finds_more(faces: Mapping[str, Image], without: Limits, within: Limits) -> bool:
+    """Whether ``within`` finds the corner index on ``BAY_GAIN`` more of the faces rendered
+    small and blurred (``BAY_WIDTH``, ``BAY_CAMERA``) than ``without`` does."""
     found = [0, 0]
     for face in faces.values():
         render = _render(face, 0.0, BAY_WIDTH, BAY_CAMERA, np.random.default_rng(0))
-        for k, pips in enumerate((False, True)):
-            found[k] += corner_index(face, Limits(split=True, pips=pips), render) is not None
+        for k, limits in enumerate((without, within)):
+            found[k] += corner_index(face, limits, render) is not None
     return found[1] - found[0] >= BAY_GAIN * len(faces)
 
 
