@@ -189,17 +189,15 @@ class CardReader:
                             self.deck.strip_accept, self.deck.aspect, items,
                             [r.both for r in reads], self.deck.blank, self._marks,
                             self.deck.mark_box, self.deck.mark_accept)
-        items += [i for i, on in zip(found, strip_on_felt(felt, found) <= OFF_CARDS,
-                                     strict=True)
-                  if on]
         # A read withdrawn for the card it implies (too big or small for this table's
         # cards, or lying on the felt) told the strips where something lies; it names no
         # card and is no card, so it is not reported (``WITHDRAWN``). Nor is a read unsure
         # and looser than LOOSE_ITEM: it fits no index.
-        loose = [r.code is None and r.note == UNSURE and r.fit > LOOSE_ITEM for r in reads]
-        items = [i for k, i in enumerate(items)
-                 if i.code is not None or (i.note not in WITHDRAWN
-                                           and not (k < len(loose) and loose[k]))]
+        items = [i for i, r in zip(items, reads, strict=True) if r.code is not None or not (
+            r.note in WITHDRAWN or (r.note == UNSURE and r.fit > LOOSE_ITEM))]
+        items += [i for i, on in zip(found, strip_on_felt(felt, found) <= OFF_CARDS,
+                                     strict=True)
+                  if on]
         return sorted(items, key=lambda i: (round(i.center[1] / 40), i.center[0]))
 
     def _candidates(self, groups: Groups) -> Groups:
