@@ -706,6 +706,7 @@ def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:
     card = np.full((60, 60), 0, np.uint8)
     cv2.rectangle(card, (20, 10), (27, 24), 255, 2)
     cv2.circle(card, (23, 34), 4, 255, -1)
-    count, labels = cv2.connectedComponents(card)
-    out = parting.pips(labels.astype(np.int32), count, card, np.zeros(0, np.int64))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(card)
+    out = parting.pips(labels.astype(np.int32), stats.astype(np.int32), card,
+                       np.zeros(0, np.int64))
     assert (out == card).all()

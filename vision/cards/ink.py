@@ -280,7 +280,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     if deep is not None and limits.necks:
         deep = necks(labels, stats, deep, limits)
     if deep is not None and limits.pips:
-        deep = pips(labels, count, deep, big)
+        deep = pips(labels, stats, deep, big)
     parts = None if deep is None else parts_of(labels, count, big, deep, limits)
     first = count
     origin = np.zeros(0, np.int64)
