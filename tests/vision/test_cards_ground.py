@@ -15,23 +15,28 @@ from vision.cards.ground import (
     FAINT_DEPTH,
     INDEX,
     INK_DEPTH,
+    LOOSE_PAPER,
+    PAPER_GREY,
     RING,
+    RING_GREY,
     _tones,
     _tones_about,
     body,
     inked,
+    on_paper,
 )
 from vision.cards.reads import SURE, Read
 
 PAPER = 200
 
 
-def _read(odds: float) -> Read:
+def _read(odds: float, fit: float = 0.0) -> Read:
     """A read of As, its index's suit centroid at (100, 100), 100 pixels a card width."""
     centre = np.array([100.0, 100.0])
     right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
     return Read(code="As", score=1.0, center=centre + np.array([40.0, 60.0]), right=right,
-                down=down, width=100.0, note=None, odds=odds, indices=((centre, right, down),))
+                down=down, width=100.0, note=None, odds=odds, indices=((centre, right, down),),
+                fit=fit)
 
 
 def _frame(depth: float) -> np.ndarray:
@@ -102,3 +107,19 @@ def test_a_card_s_body_points_are_numpys_broadcast_bit_for_bit(seed: int, n: int
     want = (corner[:, None] + BODY[0][None, :, None] * across[:, None]
             + BODY[1][None, :, None] * along[:, None])
     assert body(corner, across, along).tobytes() == want.tobytes()
+
+
+def test_a_loose_read_whose_index_lies_on_no_paper_is_not_on_paper() -> None:
+    """A named read's card may show its paper on its body where a card on top hides the
+    paper about its index; but a read that fits its classes loosely (``LOOSE_PAPER``) and
+    whose index lies on a coloured ground (a back's lattice) is not on paper, however white
+    the body it implies (the back's border, a pale table)."""
+    frame = np.full((300, 300, 3), PAPER, np.uint8)
+    # A pale green ground about the index, grey enough for ``RING_GREY``, not for
+    # ``PAPER_GREY``: as the lattices read as Ks and 2s measured.
+    frame[60:120, 80:120] = (140, 200, 140)
+    close, loose = _read(SURE + 10, LOOSE_PAPER - 0.1), _read(SURE + 10, LOOSE_PAPER + 0.1)
+    assert on_paper(frame, [close, loose], aspect=1.4).tolist() == [True, False]
+    assert RING_GREY < 140 / 200 < PAPER_GREY
+    frame[:] = PAPER
+    assert on_paper(frame, [close, loose], aspect=1.4).tolist() == [True, True]
