@@ -117,12 +117,14 @@ OFF_CARDS_NOTE = "off cards"
 WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
 UNSURE = "unsure"
 # An unknown item is a card the reader found but could not name, and it asks the dealer to
-# name it; a read unsure and looser than LOOSE_ITEM (in ``Thresholds.typical`` units) is
-# not reported. Such reads were where no card lies (card backs' lattices, a pale table, a
-# parquet floor, pips and pictures' pieces): every phantom unknown item of the
+# name it; a read that names no card and fits looser than LOOSE_ITEM (in
+# ``Thresholds.typical`` units) is not reported, whatever made it unknown (unsure, faint,
+# vetoed, a duplicate). Such reads were where no card lies (card backs' lattices, a pale
+# table, a parquet floor, pips and pictures' pieces): every phantom unknown item of the
 # photographed table's photos fitted looser than 0.33, and 65 of 67 in the real scenes of
 # seven decks, while half the unknown items on cards fitted tighter than 0.18
-# (``docs/benchmarks.md``, stop 41).
+# (``docs/benchmarks.md``, stop 41); the parquet's grain read as a queen or a four and
+# found faint fitted 0.47-0.94 (stop 42).
 LOOSE_ITEM = 0.3
 # A frame's ink is sharpened at least by READ_SHARPEN (``ink.SHARPEN_SIGMA``), as much as a
 # thin-stroked deck learns (``calibrate.SHARPEN``), whatever its deck learned at: a deck is
@@ -191,10 +193,10 @@ class CardReader:
                             self.deck.mark_box, self.deck.mark_accept)
         # A read withdrawn for the card it implies (too big or small for this table's
         # cards, or lying on the felt) told the strips where something lies; it names no
-        # card and is no card, so it is not reported (``WITHDRAWN``). Nor is a read unsure
-        # and looser than LOOSE_ITEM: it fits no index.
+        # card and is no card, so it is not reported (``WITHDRAWN``). Nor is a read that
+        # names no card and is looser than LOOSE_ITEM: it fits no index.
         items = [i for i, r in zip(items, reads, strict=True) if r.code is not None or not (
-            r.note in WITHDRAWN or (r.note == UNSURE and r.fit > LOOSE_ITEM))]
+            r.note in WITHDRAWN or r.fit > LOOSE_ITEM)]
         items += [i for i, on in zip(found, strip_on_felt(felt, found) <= OFF_CARDS,
                                      strict=True)
                   if on]
