@@ -88,7 +88,7 @@ SOFT_FENCE = 1.5
 # sharpen a glyph's outline, not its strokes.
 RESTORE_SIGMA = 0.008
 # The mask's weight is the least multiple of RESTORE_STEP that brings the face's softness
-# down to its deck's median (a step a sixth of the weight the photographed 7d needs, 2.25),
+# down to its deck's median (a step a ninth of the weight the photographed 7d needs, 2.25),
 # at most RESTORE_MOST: a face that needs more has lost its strokes, not softened them, and
 # a weight of four already magnifies the image's pixel noise fivefold.
 RESTORE_STEP, RESTORE_MOST = 0.25, 4.0
@@ -221,14 +221,13 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
     unseen = [code for code in codes if seen[code] < least]
     if unseen:
-        sharpened = [code for code in unseen if code in restored]
+        tried = [code for code in unseen if code in restored]  # refused even sharpened
         raise _Unseen(
             f"deck {name!r}: the corner index of {', '.join(unseen)} was found fewer than "
             f"{rounds * SEEN_LEAST:g} times in {rounds} renders of each ({len(unseen)} of "
-            f"{len(cards)} faces{'; sharpened: ' if sharpened else ''}{', '.join(sharpened)}"
-            "): a card that shows its index so seldom "
-            "would go unread; check those images are upright, whole, sharp cards with "
-            "their index at the top left", tuple(unseen),
+            f"{len(cards)} faces{'; sharpened: ' if tried else ''}{', '.join(tried)}): a "
+            "card that shows its index so seldom would go unread; check those images are "
+            "upright, whole, sharp cards with their index at the top left", tuple(unseen),
         )
     mine = [[i for i, c in enumerate(found.codes) if c == code] for code in codes]
     offsets = np.array([np.median([found.offsets[i] for i in m], axis=0) for m in mine],
