@@ -2,8 +2,8 @@
 
 A face cut from a blurred photograph loses its thin rank strokes: its index is too seldom
 found in the calibration's renders (``calibrate.SEEN_LEAST``). Where its image is softer
-than its deck's faces spread to (``calibrate.softness``, ``SOFT_FENCE``), it is learned
-again sharpened back to its deck's median (``calibrate.soft_faces``); a face refused for
+than its deck's faces spread to (``soft.softness``, ``SOFT_FENCE``), it is learned
+again sharpened back to its deck's median (``soft.soft_faces``); a face refused for
 another cause is not sharpened. The faces here are the 2color test deck's, blurred in the
 test itself.
 """
@@ -15,15 +15,9 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import faces
-from vision.cards.calibrate import (
-    UnusableFaces,
-    _learn,
-    calibrate,
-    sharpened,
-    soft_faces,
-    softness,
-)
+from vision.cards.calibrate import UnusableFaces, _learn, calibrate
 from vision.cards.faces import card_face
+from vision.cards.soft import sharpened, soft_faces, softness
 
 Image = np.ndarray
 

@@ -23,10 +23,10 @@ where the deck's other faces hold theirs; a face whose index the renders too sel
 (``SEEN_LEAST``) is refused, the faces named (``UnusableFaces``), not learned as an edge
 strip: a strip is matched only where a whole card's top edge shows (never in a fanned hand),
 so such a card would go unread in most hands, or be named from a strip alone. But where such
-a face's image is far softer than its deck's others (``softness``: a face cut from a
-blurred photograph, its thin rank strokes washed out), the deck is learned again with that image
-sharpened back to its deck's median sharpness (``sharpened``), as a crisp print of it would
-be (the renders add the camera's blur back), and refused only if its index is still too
+a face's image is far softer than its deck's others (``soft.softness``: a face cut from a
+blurred photograph, its thin rank strokes washed out), the deck is learned again with that
+image sharpened back to its deck's median sharpness (``soft.sharpened``), as a crisp print
+of it would be (the renders add the camera's blur back), and refused only if its index is still too
 seldom found. A face refused for any other cause (an index on a picture, or joined to a
 pip) is as sharp as its deck's others, and is not sharpened.
 """
@@ -49,6 +49,7 @@ from .faces import card_face
 from .ink import Groups, Limits, find_groups
 from .model import Lda
 from .pyramid import Pyramid
+from .soft import sharpened, soft_faces
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -74,24 +75,6 @@ SHARPEN = 1.0
 # show at a table camera's scale, found never: an eighth (4 in 32 sheets) lies well below
 # every usable face.
 SEEN_LEAST = 0.125
-# A face the renders show too seldom (``SEEN_LEAST``) is sharpened (``sharpened``) where its
-# image is softer (``softness``) than its deck's faces spread to: beyond Tukey's fence, the
-# upper quartile and SOFT_FENCE times the interquartile range, the usual bound of an
-# outlier. A deck's faces differ in softness by what they print (a red pip shows less edge
-# than a black court); a face beyond the fence is blurred in its image. None of the rendered
-# decks' refused faces lies beyond it (their softest faces lie at 1.2-1.3 times their
-# median, the fence at 1.2-1.5); the photographed deck's 7d does (1.74, the fence 1.65).
-SOFT_FENCE = 1.5
-# It is sharpened by an unsharp mask whose Gaussian has a sigma of RESTORE_SIGMA card
-# widths, a pixel of the training sheets' middle card (``samples.TRAINING_SPREAD``: 86-165
-# px wide): blur finer than a camera pixel never reaches the reader, and a wider mask would
-# sharpen a glyph's outline, not its strokes.
-RESTORE_SIGMA = 0.008
-# The mask's weight is the least multiple of RESTORE_STEP that brings the face's softness
-# down to its deck's median (a step a ninth of the weight the photographed 7d needs, 2.25),
-# at most RESTORE_MOST: a face that needs more has lost its strokes, not softened them, and
-# a weight of four already magnifies the image's pixel noise fivefold.
-RESTORE_STEP, RESTORE_MOST = 0.25, 4.0
 # A deck prints its index at the other top corner too (``twin_corner``) where at least
 # TWIN_SHARE of its faces with an index show, in their top-right corner, a group whose rank
 # and suit patches correlate with their top-left index's by TWIN_ALIKE or more. Bonded's
@@ -138,7 +121,7 @@ class UnusableFaces(CalibrationError):
 
 class _Unseen(UnusableFaces):
     """A calibration refused because the corner index of some faces was too seldom found
-    (``SEEN_LEAST``): those that are soft may be learned again sharpened (``soft_faces``)."""
+    (``SEEN_LEAST``): those that are soft may be learned again sharpened (``soft.soft_faces``)."""
 
 
 def calibrate(
@@ -152,7 +135,7 @@ def calibrate(
     ``without``: faces deliberately left out (to measure a deck some of whose images are
     unusable); the reader never names them. CalibrationError names the faces missing;
     ``UnusableFaces`` those whose corner index is too seldom found (``SEEN_LEAST``), a soft
-    image's even sharpened (``soft_faces``).
+    image's even sharpened (``soft.soft_faces``).
     """
     odd = sorted(set(without) - set(CODES))
     if odd:
@@ -165,8 +148,9 @@ def calibrate(
     try:
         return _learn(cards, name, rounds, seed)
     except _Unseen as err:
-        # A face too seldom found whose image is soft is learned sharpened (``RESTORE_SIGMA``),
-        # the deck again from the same renders; still too seldom found, it is refused.
+        # A face too seldom found whose image is soft is learned sharpened
+        # (``soft.RESTORE_SIGMA``), the deck again from the same renders; still too seldom
+        # found, it is refused.
         soft = soft_faces(cards, err.faces)
         if not soft:
             raise
@@ -265,59 +249,6 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
         strips=strip_templates, strip_accept=strip_accept, twin=twin, blank=blank,
         marked=tuple(marked), marks=marks, mark_box=mark_box, mark_accept=mark_accept,
     )
-
-
-def softness(face: Image, width: int) -> float:
-    """How blurred a face's image is: the Crete-Roffet no-reference blur measure (0 sharp,
-    1 blurred: how little blurring it again by a 9-pixel mean changes the differences of
-    neighbouring pixels, the worse of across and down) of its darkest channel (where red ink
-    and black both show), over the card inside a margin (no rounded corners, no cut edge),
-    scaled ``width`` pixels wide (its deck's median) so that faces compare alike."""
-    image = face[..., :3].min(axis=2)
-    if image.shape[1] != width:
-        image = cv2.resize(image, (width, round(image.shape[0] * width / image.shape[1])),
-                           interpolation=cv2.INTER_AREA)
-    h, w = image.shape
-    card = image[h // 25:h - h // 25, w // 25:w - w // 25].astype(np.float32)
-    worst = 0.0
-    for axis, size in ((0, (1, 9)), (1, (9, 1))):
-        plain = np.abs(np.diff(card, axis=axis))
-        again = np.abs(np.diff(cv2.blur(card, size), axis=axis))
-        total = float(plain.sum())
-        kept = total - float(np.maximum(plain - again, 0.0).sum())
-        worst = max(worst, kept / max(total, 1e-6))
-    return worst
-
-
-def soft_faces(cards: Mapping[str, Image], refused: Collection[str]) -> dict[str, float]:
-    """Of the faces ``refused``, those softer than their deck's faces spread to
-    (``softness``, ``SOFT_FENCE``), each with the least mask weight (``sharpened``) that
-    brings it to the deck's median; none that needs more than ``RESTORE_MOST``."""
-    width = int(np.median([face.shape[1] for face in cards.values()]))
-    soft_of = {code: softness(face, width) for code, face in cards.items()}
-    low, median, high = np.percentile(list(soft_of.values()), [25, 50, 75])
-    fence = high + SOFT_FENCE * (high - low)
-    soft: dict[str, float] = {}
-    for code in refused:
-        if soft_of[code] <= fence:
-            continue
-        steps = round(RESTORE_MOST / RESTORE_STEP)
-        weight = next((k * RESTORE_STEP for k in range(1, steps + 1)
-                       if softness(sharpened(cards[code], k * RESTORE_STEP), width) <= median),
-                      None)
-        if weight is not None:
-            soft[code] = weight
-    return soft
-
-
-def sharpened(face: Image, weight: float) -> Image:
-    """A face's image unsharp-masked: ``weight`` times its difference from itself blurred by
-    a Gaussian of ``RESTORE_SIGMA`` card widths added to it (its alpha kept)."""
-    colour = face[..., :3].astype(np.float32)
-    blurred = cv2.GaussianBlur(colour, (0, 0), RESTORE_SIGMA * face.shape[1])
-    out = face.copy()
-    out[..., :3] = np.clip(colour + weight * (colour - blurred), 0, 255).astype(np.uint8)
-    return out
 
 
 def _render(face: Image, angle: float, width: float, camera: Camera, rng: np.random.Generator
