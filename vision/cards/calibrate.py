@@ -20,7 +20,9 @@ A joker whose corner mark does read as an index (the word JOKER printed down the
 learned as an index. A deck without a joker image is learned without one, and its reader
 never names a joker. A standard face whose index is not found on its clean render is sought
 where the deck's other faces hold theirs; a face whose index the renders too seldom show
-(``SEEN_LEAST``) is refused, the faces named (``UnusableFaces``), not learned as an edge
+(``SEEN_LEAST``) is sought again in renders whose glyphs are parted from the large pips and
+pictures they blur into (``rescue``: its deck then reads so), and if still too seldom found,
+is refused, the faces named (``UnusableFaces``), not learned as an edge
 strip: a strip is matched only where a whole card's top edge shows (never in a fanned hand),
 so such a card would go unread in most hands, or be named from a strip alone.
 """
