@@ -710,3 +710,62 @@ def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:
     out = parting.pips(labels.astype(np.int32), stats.astype(np.int32), card,
                        np.zeros(0, np.int64))
     assert (out == card).all()
+
+
+def _rank_by_court() -> NDArray[np.uint8]:
+    """``_rank_by_pip`` where the large pip touches a court's picture too (drawn in strokes
+    shallower than the pip's body, as a picture's line work is): rank, pip and picture
+    are one large mark, wider than ``Limits.mark_max``."""
+    card = np.full((170, 210, 3), 225, np.uint8)
+    cv2.rectangle(card, (30, 20), (37, 34), (30, 30, 30), 2)  # the rank: a ring
+    cv2.circle(card, (49, 28), 11, (30, 30, 30), -1)  # the pip, touching it
+    cv2.circle(card, (33, 44), 4, (30, 30, 30), -1)  # the suit under the rank
+    cv2.rectangle(card, (60, 14), (195, 155), (30, 30, 30), 4)  # the picture's frame,
+    for x in range(80, 195, 20):  # touching the pip, and its line work
+        cv2.line(card, (x, 14), (x - 15, 155), (30, 30, 30), 3)
+    frame = np.zeros((190, 230, 3), np.uint8)
+    frame[:] = (40, 120, 30)
+    frame[10:180, 10:220] = cv2.GaussianBlur(card, (0, 0), 0.7)
+    return frame
+
+
+def test_a_rank_joined_through_a_pip_to_a_picture_is_parted_with_courts() -> None:
+    """The rank, the pip and the picture of ``_rank_by_court`` are one large mark, which
+    ``parting.pips`` leaves as it is (``Limits.pips``: no index found there); with
+    ``Limits.courts`` the large mark is parted too, and the rank over its suit is a
+    candidate whose patches show the rank's ink, not the pip's."""
+    frame = _rank_by_court()
+    found = masks(frame, deep=True)
+    assert found.deep is not None
+    count, _, stats, _ = cv2.connectedComponentsWithStats(found.ink)
+    assert count - 1 == 2 and stats[1:, 2].max() > Limits().mark_max  # one of them large
+    rank, suit = (43.5, 37.0), (43.0, 54.0)  # centroids in the frame
+
+    def index(groups: Groups) -> list[int]:
+        return [k for k in range(len(groups)) if groups.marks[k] == 2 and any(
+            np.abs(groups.ends[k, sense] - (rank, suit)).max() < 2.0 for sense in (0, 1))]
+
+    assert not index(find_groups(frame, Limits(sharpen=0.0, split=True, pips=True),
+                                 found.ink, found.deep))
+    parted = find_groups(frame, Limits(sharpen=0.0, split=True, pips=True, courts=True),
+                         found.ink, found.deep)
+    near = index(parted)
+    assert near and parted.mark_map is not None
+    own = [int(m) for m in parted.members[near[0]] if m >= 0]
+    shown = parted.mark_map.shows(own)
+    assert shown[30:45, 40:48].any() and not shown[32:44, 55:65].any()  # rank, not pip
+
+
+def test_a_large_mark_is_parted_only_with_large() -> None:
+    """``parting.pips`` leaves a large mark (``big``) as it is unless asked (``large``),
+    and then clears the ring about its deepest body."""
+    frame = _rank_by_court()
+    found = masks(frame, deep=True)
+    assert found.deep is not None
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(found.ink)
+    big = np.flatnonzero(stats[:, 2] > Limits().mark_max)
+    big = big[big > 0]
+    args = (labels.astype(np.int32), stats.astype(np.int32), found.deep, big)
+    assert (parting.pips(*args) == found.deep).all()
+    out = parting.pips(*args, large=True)
+    assert (out <= found.deep).all() and (out != found.deep).any()

@@ -20,7 +20,9 @@ A joker whose corner mark does read as an index (the word JOKER printed down the
 learned as an index. A deck without a joker image is learned without one, and its reader
 never names a joker. A standard face whose index is not found on its clean render is sought
 where the deck's other faces hold theirs; a face whose index the renders too seldom show
-(``SEEN_LEAST``) is refused, the faces named (``UnusableFaces``), not learned as an edge
+(``SEEN_LEAST``) is sought again in renders whose glyphs are parted from the large pips and
+pictures they blur into (``rescue``: its deck then reads so), and if still too seldom found,
+is refused, the faces named (``UnusableFaces``), not learned as an edge
 strip: a strip is matched only where a whole card's top edge shows (never in a fanned hand),
 so such a card would go unread in most hands, or be named from a strip alone. But where such
 a face's image is far softer than its deck's others (``soft.softness``: a face cut from a
@@ -33,6 +35,7 @@ pip) is as sharp as its deck's others, and is not sharpened.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Collection, Mapping
 
@@ -202,6 +205,16 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     split = bool(parted) or (bool(found.split) and float(np.mean(found.split)) >= SPLIT_LEAST)
     found = found.unsplit(parted)
     seen = Counter(found.codes)
+    # A face too seldom found may be found parted from the large pips and pictures its index
+    # blurs into (``rescue``): its deck then reads so, split.
+    unseen = [code for code in codes if seen[code] < least]
+    pips, courts = split and choose_pips(cards), False
+    if unseen:
+        more, parting = rescue(cards, where, unseen, limits, seed, rounds, joined)
+        if more.codes:
+            found = found.joined(more)
+            split, pips, courts = True, True, parting.courts
+            seen = Counter(found.codes)
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
     unseen = [code for code in codes if seen[code] < least]
     if unseen:
@@ -239,8 +252,7 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
     return Deck(
         name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split,
-        pips=split and choose_pips(cards),
-        bays=limits.bays, codes=codes,
+        pips=pips, courts=courts, bays=limits.bays, codes=codes,
         ranks=Lda.fit(np.stack(found.ranks), rank_of),
         suits=Lda.fit(np.stack(suited.suits), suit_of),
         fine_ranks=Lda.fit(np.stack(found.fine_ranks), rank_of),
@@ -321,6 +333,35 @@ def choose_pips(faces: Mapping[str, Image]) -> bool:
     """Whether a deck that splits marks parts glyphs from the large pips they blur into
     (``ink.Limits.pips``): where that finds more of its indices (``_finds_more``)."""
     return _finds_more(faces, Limits(split=True), Limits(split=True, pips=True))
+
+
+def rescue(faces: Mapping[str, Image], where: Mapping[str, tuple[float, float]],
+           unseen: Collection[str], limits: Limits, seed: int, rounds: int,
+           joined: Collection[str]) -> tuple[samples.Samples, Limits]:
+    """The samples of the faces ``unseen`` (those the renders show too seldom,
+    ``SEEN_LEAST``) found parting glyphs from the large pips they blur into
+    (``ink.Limits.pips``), or from large marks' bodies too (``Limits.courts``: a court's
+    index joined to a large pip and through it to the picture), in sheets of the whole deck
+    as ``samples.collect`` lays them (``where``, ``rounds``, ``joined``; the same sheets
+    for both, drawn from ``seed``), so the faces are found as seldom as among the others;
+    the samples of the faces found so at least as often as ``SEEN_LEAST`` asks, and the
+    limits that found them (no samples: neither did). Large marks are parted only where
+    that finds more of the faces than parting the pips alone, for the reader parts as its
+    deck learned: parting more marks offers more candidates, pieces of pips and pictures
+    among them."""
+    least = rounds * SEEN_LEAST
+    out, chosen, most = samples.Samples([], [], [], [], [], [], [], []), limits, 0
+    for courts in (False, True):
+        tried = dataclasses.replace(limits, pips=True, courts=courts)
+        found = samples.collect(faces, where, tried, np.random.default_rng((seed, 1)), rounds,
+                                joined)
+        count = Counter(found.codes)
+        kept = {code for code in unseen if count[code] >= least}
+        if len(kept) > most:
+            out, chosen, most = found.only(kept), tried, len(kept)
+        if most == len(unseen):
+            break
+    return out, chosen
 
 
 def _finds_more(faces: Mapping[str, Image], without: Limits, within: Limits) -> bool:

@@ -61,6 +61,7 @@ class Deck:
     split: bool = False  # marks split by the deeper ink are offered (``ink.Limits.split``)
     bays: bool = False  # glyphs joined to the card's outline cut from it (``ink.Limits.bays``)
     pips: bool = False  # glyphs parted from the pips they blur into (``ink.Limits.pips``)
+    courts: bool = False  # and from large marks' bodies too (``ink.Limits.courts``)
     # Where every face with an index prints ink and the faces found by their strip show none
     # (``strips.index_box``); calibrations made before it was learned use ``strips.CORNER``.
     blank: tuple[float, float, float, float] = CORNER
@@ -96,7 +97,8 @@ class Deck:
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
-            "bays": self.bays, "pips": self.pips, "twin": list(self.twin),
+            "bays": self.bays, "pips": self.pips, "courts": self.courts,
+            "twin": list(self.twin),
             "blank": list(self.blank),
             "marked": list(self.marked), "mark_box": list(self.mark_box),
             "mark_accept": self.mark_accept,
@@ -155,6 +157,7 @@ class Deck:
                 split=bool(meta.get("split", False)),
                 bays=bool(meta.get("bays", False)),
                 pips=bool(meta.get("pips", False)),
+                courts=bool(meta.get("courts", False)),
                 blank=_box(meta.get("blank", CORNER), where),
                 marked=tuple(meta.get("marked", ())),
                 marks=arrays.get("marks", np.zeros((0, 0, 0), np.float32)).astype(np.float32),

@@ -89,6 +89,12 @@ class Limits:
     # (``calibrate.choose_pips``); calibration's samples are found without, so a deck
     # learns as before.
     pips: bool = False
+    # Part them from the bodies of large marks too (``parting.pips``' ``large``): where an
+    # index joins a large pip and that pip a court's picture, all one large mark. Only where
+    # a deck needs it to learn faces it would refuse (``calibrate.rescue``): parting large
+    # marks offers many more candidates (a picture's pieces), and made kde-standard read its
+    # Qc surely as Qs.
+    courts: bool = False
     elongation: tuple[float, float] = (1.25, 7.0)
 
 
@@ -280,7 +286,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     if deep is not None and limits.necks:
         deep = necks(labels, stats, deep, limits)
     if deep is not None and limits.pips:
-        deep = pips(labels, stats, deep, big)
+        deep = pips(labels, stats, deep, big, limits.courts)
     parts = None if deep is None else parts_of(labels, count, big, deep, limits)
     first = count
     origin = np.zeros(0, np.int64)

@@ -216,7 +216,7 @@ def _cut(labels, marks, deep, cores, stats, holder, solid, necked, out):  # type
 
 
 def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
-         big: NDArray[np.int64]) -> Image:
+         big: NDArray[np.int64], large: bool = False) -> Image:
     """The ``deep`` ink with the ring about each large pip's body cleared (``PIP_DEPTH``):
     per ink mark (``labels``, boxed by ``stats`` as ``measure.label`` gives them) whose deep
     ink is at least ``PIP_DEPTH`` deep, the body is its deep ink within ``PIP_SHARE`` times
@@ -224,7 +224,9 @@ def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
     ink beside the body but not in it is cleared, which parts a thinner glyph joined to the
     pip from it (``parts`` then offers the mark split). A large mark (``big``: a court's
     picture, an edge line) is left as it is: parted so, kde-standard's Qc was read surely as
-    Qs (real, 10 frames, seed 2026).
+    Qs (real, 10 frames, seed 2026); with ``large`` it is parted too (``Limits.courts``):
+    where a court's or a ten's index joins the large pip beside it, and that pip the
+    picture, into one large mark.
 
     Each mark is measured in its own box, a pixel wider each way: the nearest pixel without
     its ink is within it (another mark's pixel is never the nearest, a pixel of no ink lying
@@ -233,7 +235,8 @@ def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
     x, y, w, h = (stats[:, i] for i in range(4))
     marks = (w >= PIP_SPAN) & (h >= PIP_SPAN)
     marks[0] = False
-    marks[big] = False
+    if not large:
+        marks[big] = False
     out: Image | None = None
     rows, cols = deep.shape
     for m in np.flatnonzero(marks):

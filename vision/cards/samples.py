@@ -61,9 +61,21 @@ class Samples:
         """The samples whose group holds no part of a split mark, and those of the faces
         ``parted`` (codes) whose does."""
         keep = [k for k, s in enumerate(self.split) if not s or self.codes[k] in parted]
-        return Samples(*([getattr(self, f)[k] for k in keep] for f in (
-            "codes", "ranks", "suits", "offsets", "lengths", "fine_ranks", "fine_suits",
-            "split")))
+        return self._rows(keep)
+
+    def only(self, codes: Collection[str]) -> Samples:
+        """The samples of the faces ``codes``."""
+        return self._rows([k for k, c in enumerate(self.codes) if c in codes])
+
+    def joined(self, other: Samples) -> Samples:
+        """These samples and ``other``'s."""
+        return Samples(*(getattr(self, f) + getattr(other, f) for f in _FIELDS))
+
+    def _rows(self, keep: list[int]) -> Samples:
+        return Samples(*([getattr(self, f)[k] for k in keep] for f in _FIELDS))
+
+
+_FIELDS = ("codes", "ranks", "suits", "offsets", "lengths", "fine_ranks", "fine_suits", "split")
 
 
 def collect(
