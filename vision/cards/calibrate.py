@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -161,6 +161,19 @@ def calibrate(
                        for code, face in cards.items()}, name, rounds, seed, tuple(soft))
 
 
+def _refusal(name: str, unseen: Sequence[str], rounds: int, faces: int,
+             tried: Sequence[str]) -> _Unseen:
+    """The refusal of a deck whose faces ``unseen`` the renders show too seldom
+    (``SEEN_LEAST``), of ``faces`` in all; ``tried``: those refused even sharpened."""
+    return _Unseen(
+        f"deck {name!r}: the corner index of {', '.join(unseen)} was found fewer than "
+        f"{rounds * SEEN_LEAST:g} times in {rounds} renders of each ({len(unseen)} of "
+        f"{faces} faces{'; sharpened: ' if tried else ''}{', '.join(tried)}): a "
+        "card that shows its index so seldom would go unread; check those images are "
+        "upright, whole, sharp cards with their index at the top left", tuple(unseen),
+    )
+
+
 def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
            restored: tuple[str, ...] = ()) -> Deck:
     """``calibrate`` from the faces cut out (``card_face``); ``restored``: the faces given
@@ -209,6 +222,10 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # blurs into (``rescue``): its deck then reads so, split.
     unseen = [code for code in codes if seen[code] < least]
     pips, courts = split and choose_pips(cards), False
+    if unseen and not restored and soft_faces(cards, unseen):
+        # A face whose image is soft is sharpened first (``calibrate``): the rescue's
+        # renders cost as much again, and do not bring back strokes the image lost.
+        raise _refusal(name, unseen, rounds, len(cards), ())
     if unseen:
         more, parting = rescue(cards, where, unseen, limits, seed, rounds, joined)
         if more.codes:
@@ -218,14 +235,8 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # A face too seldom found would go unread: refused, named (``SEEN_LEAST``).
     unseen = [code for code in codes if seen[code] < least]
     if unseen:
-        tried = [code for code in unseen if code in restored]  # refused even sharpened
-        raise _Unseen(
-            f"deck {name!r}: the corner index of {', '.join(unseen)} was found fewer than "
-            f"{rounds * SEEN_LEAST:g} times in {rounds} renders of each ({len(unseen)} of "
-            f"{len(cards)} faces{'; sharpened: ' if tried else ''}{', '.join(tried)}): a "
-            "card that shows its index so seldom would go unread; check those images are "
-            "upright, whole, sharp cards with their index at the top left", tuple(unseen),
-        )
+        raise _refusal(name, unseen, rounds, len(cards),
+                       [code for code in unseen if code in restored])  # even sharpened
     mine = [[i for i, c in enumerate(found.codes) if c == code] for code in codes]
     offsets = np.array([np.median([found.offsets[i] for i in m], axis=0) for m in mine],
                        np.float32)
