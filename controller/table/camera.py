@@ -71,11 +71,12 @@ def split_setting(game: str, text: str) -> tuple[list[str], list[str]]:
     return [str(p) for p in setting.low], [str(p) for p in setting.high]
 
 
-def card_reader(style: str = "2color", assets: Path | None = None
+def card_reader(style: str = "2color", assets: Path | None = None, *, warm: bool = False
                 ) -> tuple[Mapping[str, Image], Reader]:
     """The artwork's faces and a reader of its deck, calibrated once (kept in ``assets``).
     Without ``assets``, the per-user cache's artwork, drawn there on first use (``artwork``);
-    a folder given is read as it is."""
+    a folder given is read as it is. ``warm``: the reader has read once already
+    (``CardReader.warm``), as a live table's must before its first exposure."""
     from . import artwork  # here: ``python -m controller.table.artwork`` runs it as __main__
 
     if assets is None:
@@ -90,7 +91,10 @@ def card_reader(style: str = "2color", assets: Path | None = None
     except VisionError as err:
         raise AssetsMissingError(f"card artwork {str(folder)!r} is unusable ({err}): draw it "
                                  f"again with {artwork.DRAW_HINT}") from err
-    return faces, CardReader(deck).read
+    reader = CardReader(deck)
+    if warm:
+        reader.warm(faces)
+    return faces, reader.read
 
 
 def setting_of(game: str, items: Sequence[Item], width: int) -> tuple[str | None, int]:

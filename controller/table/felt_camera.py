@@ -358,7 +358,7 @@ class FeltCamera:
         try:
             if isinstance(deck, Path):
                 return faces_reader(deck)
-            return card_reader(deck)[1]
+            return card_reader(deck, warm=True)[1]
         except (AssetsMissingError, VisionError) as err:
             raise TableConfigError(f"{self.config.table}: [camera] deck {str(deck)!r}: "
                                    f"{err}") from err
@@ -446,14 +446,17 @@ def open_camera_source(config: CameraConfig) -> Source:
 
 def faces_reader(folder: Path) -> Reader:
     """A card reader of the deck drawn in ``folder`` (53 face images), calibrated once and kept
-    in the assets' ``decks`` folder by the folder's name."""
+    in the assets' ``decks`` folder by the folder's name, and warmed (``CardReader.warm``):
+    the table's first exposure does not wait on the reader's compiled steps."""
     from vision.cards import CardReader, load_faces
     from vision.cards.cache import cached_deck
 
     from ..config.locations import assets_dir
 
     faces = load_faces(folder)
-    return CardReader(cached_deck(folder.name, faces, assets_dir() / "decks")).read
+    reader = CardReader(cached_deck(folder.name, faces, assets_dir() / "decks"))
+    reader.warm(faces)
+    return reader.read
 
 
 def calibrate_hint(config: CameraConfig) -> str:

@@ -441,3 +441,15 @@ def test_the_cards_mask_covers_cards_and_not_the_felt() -> None:
     cv2.fillPoly(outer, [(centre + 1.15 * (quad - centre)).astype(np.int32)], 255)
     assert not cards[outer == 0].any()
     assert not (ink.astype(bool) & ~cards.astype(bool)).any()
+
+
+def test_warm_reads_a_frame_of_the_decks_own_faces() -> None:
+    """A live table warms its reader at start-up (``CardReader.warm``): that read names the
+    deck's cards, so every step of a read ran."""
+    assert reader().warm(faces("2color")) >= 40
+
+
+def test_warm_refuses_too_few_faces_by_count() -> None:
+    some = dict(list(faces("2color").items())[:6])
+    with pytest.raises(ValueError, match="6 faces"):
+        reader().warm(some)

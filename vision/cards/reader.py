@@ -29,12 +29,13 @@ where the others print their index, by that mark.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..items import Item
+from ..scene.hands import table_scene
 from . import patch, slots, strips
 from .calibrate import SHARPEN
 from .codes import TEN_ONE, TEN_PART
@@ -116,6 +117,9 @@ PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 OFF_CARDS_NOTE = "off cards"
 WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
 UNSURE = "unsure"
+# The seed of the frame ``CardReader.warm`` reads: any fixed one, so start-up does the same
+# work every time.
+WARM_SEED = 0
 # An unknown item is a card the reader found but could not name, and it asks the dealer to
 # name it; a read that names no card and fits looser than LOOSE_ITEM (in
 # ``Thresholds.typical`` units) is not reported, whatever made it unknown (unsure, faint,
@@ -158,6 +162,17 @@ class CardReader:
         names = deck.ranks.names
         self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
                                np.int64)
+
+    def warm(self, faces: Mapping[str, Image]) -> int:
+        """Read once a frame of spread hands of the deck's own ``faces`` (rendered with a
+        fixed seed: what it shows does not matter, only that every step of a read runs), so
+        that the compiled steps are loaded, or compiled on a fresh install, before a table's
+        first exposure waits on them; how many cards that frame named."""
+        hands = min(7, len(faces) // 7)
+        if hands == 0:
+            raise ValueError(f"{len(faces)} faces are too few to warm the reader: 7 are needed")
+        frame, _ = table_scene(faces, np.random.default_rng(WARM_SEED), hands=hands)
+        return sum(1 for item in self.read(frame) if item.code is not None)
 
     def read(self, frame: Image) -> list[Item]:
         """Every card found in ``frame``, read or ``code=None``, top-left to bottom-right."""
