@@ -35,7 +35,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.sources import read_image
 
     from ..table.camera_config import read_camera_config
-    from ..table.felt_camera import open_camera_source
+    from ..table.camera_source import open_camera_source
 
     config = read_camera_config(args.table)
     try:

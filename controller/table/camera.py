@@ -97,6 +97,18 @@ def card_reader(style: str = "2color", assets: Path | None = None, *, warm: bool
     return faces, reader.read
 
 
+def faces_reader(folder: Path) -> Reader:
+    """A card reader of the deck drawn in ``folder`` (53 face images), calibrated once and kept
+    in the assets' ``decks`` folder by the folder's name, and warmed (``CardReader.warm``):
+    the table's first exposure does not wait on the reader's compiled steps."""
+    from ..config.locations import assets_dir
+
+    faces = load_faces(folder)
+    reader = CardReader(cached_deck(folder.name, faces, assets_dir() / "decks"))
+    reader.warm(faces)
+    return reader.read
+
+
 def setting_of(game: str, items: Sequence[Item], width: int) -> tuple[str | None, int]:
     """The read setting (low hand left of 0.4 of the frame's ``width``) when every piece is
     known and each hand holds its count, else None; and how many pieces were unknown."""

@@ -20,7 +20,6 @@ its path and SHA-256 for the record.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import logging
 import time
@@ -34,23 +33,23 @@ from numpy.typing import NDArray
 
 from vision.camera_calibration import MarkerCalibration
 from vision.dice.reader import read_roll
-from vision.errors import CameraMoved, SourceError, VisionError
+from vision.errors import CameraMoved, VisionError
 from vision.items import Item
 from vision.layout import DICE, Layout
 from vision.markers import check_still_calibrated
-from vision.sources import CameraSource, Frame, Source, open_source
+from vision.sources import Frame, Source
 from vision.still import MOVING_SHARE, Still, StillScene, changed_share, signature
 from vision.tiles import read_tiles
 
 from ..round.errors import DeviceLostError
 from ..rules.errors import RulesError
-from .camera import GAMES, CameraRead, Image, Reader, card_reader, split_setting
+from .camera import GAMES, CameraRead, Image, Reader, card_reader, faces_reader, split_setting
 from .camera_config import CameraConfig, read_camera_config
+from .camera_source import open_camera_source, recorded_times
 from .errors import (
     AssetsMissingError,
     CameraInputError,
     TableConfigError,
-    TableDeviceError,
     TableError,
 )
 
@@ -120,7 +119,7 @@ class FeltCamera:
                                    f"{err.strerror or err}") from err
         self._read = reader or self._game_reader()
         self.source = source or open_camera_source(config)
-        self._times = _recorded_times(config.source)
+        self._times = recorded_times(config.source)
         self.tap = tap
         """Handed every frame taken, with its time (a recording); None: frames are read as
         taken."""
@@ -426,55 +425,9 @@ def box_names(position: int) -> tuple[str, str]:
     return f"{who}.low", f"{who}.high"
 
 
-def open_camera_source(config: CameraConfig) -> Source:
-    """The ``[camera]`` source, opened and giving frames of the size asked (a camera is asked
-    for it); ``TableDeviceError`` names a source that cannot be opened."""
-    where = f"{config.table}: [camera] source {config.source!r}"
-    try:
-        source = open_source(config.source)
-        if isinstance(source, CameraSource) and config.size is not None:
-            capture = cv2.VideoCapture(source.device)
-            capture.set(cv2.CAP_PROP_FRAME_WIDTH, config.size[0])
-            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, config.size[1])
-            if not capture.isOpened():
-                raise SourceError(f"cannot open camera {source.device!r}")
-            source._capture = capture  # the source reads from the capture set up here
-    except VisionError as err:
-        raise TableDeviceError(f"{where} cannot be opened: {err}") from err
-    return source
-
-
-def faces_reader(folder: Path) -> Reader:
-    """A card reader of the deck drawn in ``folder`` (53 face images), calibrated once and kept
-    in the assets' ``decks`` folder by the folder's name, and warmed (``CardReader.warm``):
-    the table's first exposure does not wait on the reader's compiled steps."""
-    from vision.cards import CardReader, load_faces
-    from vision.cards.cache import cached_deck
-
-    from ..config.locations import assets_dir
-
-    faces = load_faces(folder)
-    reader = CardReader(cached_deck(folder.name, faces, assets_dir() / "decks"))
-    reader.warm(faces)
-    return reader.read
-
-
 def calibrate_hint(config: CameraConfig) -> str:
     """The command that calibrates this table's camera."""
     return f"paigow camera calibrate --table {config.table}"
-
-
-def _recorded_times(source: str) -> list[float]:
-    """A recording's frame times, in seconds (``times.csv`` beside its ``frames/`` folder:
-    ``docs/recordings.md``, "Camera frames"), else none (then ``fps`` times the frames)."""
-    path = Path(source).parent / "times.csv"
-    if not (Path(source).is_dir() and path.is_file()):
-        return []
-    try:
-        with path.open(encoding="utf-8", newline="") as f:
-            return [float(row["t"]) for row in csv.DictReader(f)]
-    except (OSError, ValueError, KeyError) as err:
-        raise TableConfigError(f"camera recording times {str(path)!r}: {err}") from err
 
 
 def _along(item: Item) -> tuple[float, float]:
@@ -488,5 +441,4 @@ def _mtime(path: Path) -> int | None:
         return None
 
 
-__all__ = ["CameraMovedError", "FeltCamera", "FrameTap", "KeptFrame", "box_names",
-           "open_camera_source"]
+__all__ = ["CameraMovedError", "FeltCamera", "FrameTap", "KeptFrame", "box_names"]
