@@ -19,7 +19,9 @@ only where the index lies as a spread lays it beside a card named plainly (``IN_
 ``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
 (``felt``) is withdrawn (``ground.on_cards``); one that implies a card where no white paper lies
 (a wooden table, a card's back) is dropped (``ground.on_paper``), and one whose index is not dark
-as ink is unknown, "faint" (``ground.inked``). The reads become one per card (``reads.merge``).
+as ink is unknown, "faint" (``ground.inked``). A read named but not surely and cleanly whose
+index lies among dozens of marks like its suit, a card back's lattice, is withdrawn
+(``lattice``). The reads become one per card (``reads.merge``).
 The empty places of spreads are then read again with ink found another way (``slots``). An
 unsure read that is surely one of two cards is named the one not read elsewhere
 (``PAIR_FIT``, ``reads.eliminate``). Faces without an index are sought by ``strips``: by
@@ -45,6 +47,7 @@ from .deck import Deck
 from .felt import Felt
 from .ground import OFF_CARDS, card_frames, inked, on_cards, on_paper, strip_on_felt
 from .ink import Groups, Limits, find_groups, masks
+from .lattice import LATTICE, withdrawn
 from .pyramid import Pyramid
 from .reads import (
     CLEAN,
@@ -115,7 +118,7 @@ PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 # off the cards; nothing of a real card was ever read only so (figures in
 # ``docs/benchmarks.md``).
 OFF_CARDS_NOTE = "off cards"
-WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE)
+WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE, LATTICE)
 UNSURE = "unsure"
 # The seed of the frame ``CardReader.warm`` reads: any fixed one, so start-up does the same
 # work every time.
@@ -191,6 +194,7 @@ class CardReader:
                  if ok]
         reads = [r if ok else but(r, code=None, guess=None, pair=None, note="faint")
                  for r, ok in zip(reads, inked(frame, reads).tolist(), strict=True)]
+        reads = withdrawn(ink, reads)  # a piece of a card back's lattice (``lattice``)
         reads = merge(like_sizes(tens(in_step(reads)), self.thresholds.widths))
         if self.second_look:
             reads = self._second_look(frame, reads, felt)
