@@ -700,6 +700,70 @@ def test_a_rank_joined_to_a_large_pip_is_parted_from_its_body() -> None:
     assert shown[30:45, 40:48].any() and not shown[32:44, 55:65].any()  # rank, not pip
 
 
+def _club(card: NDArray[np.uint8], x: int, y: int, size: tuple[int, int, int],
+          stem: int) -> None:
+    """A club drawn on ``card``: three leaves of radius ``size[0]``, ``size[1]`` from its
+    middle (at ``x``, ``y``), a disk of radius ``size[2]`` there joining them by necks
+    narrower than the leaves, and a stem ``stem`` long."""
+    r, d, mid = size
+    for cx, cy in ((x, y - d), (x - d, y + d // 2), (x + d, y + d // 2)):
+        cv2.circle(card, (cx, cy), r, (30, 30, 30), -1)
+    cv2.circle(card, (x, y), mid, (30, 30, 30), -1)
+    cv2.line(card, (x, y), (x, y + stem), (30, 30, 30), max(r // 2, 1))
+
+
+def _suit_by_small_pip() -> NDArray[np.uint8]:
+    """A card's corner as Bonded prints its clubs 4-10, blurred: a small index club touching
+    the right leaf of the large club beside it (a pip whose deeper ink is 4-5 pixels deep,
+    as Bonded's on the table camera's smallest cards), and the index's rank over the small
+    club, apart."""
+    card = np.full((90, 120, 3), 225, np.uint8)
+    cv2.rectangle(card, (60, 12), (67, 26), (30, 30, 30), 2)  # the rank: a ring
+    _club(card, 64, 36, (2, 3, 1), 5)  # the index's suit
+    _club(card, 50, 36, (4, 7, 3), 10)  # the large pip, touching it
+    frame = np.zeros((110, 140, 3), np.uint8)
+    frame[:] = (40, 120, 30)
+    frame[10:100, 10:130] = cv2.GaussianBlur(card, (0, 0), 0.7)
+    return frame
+
+
+def test_a_small_suit_joined_to_a_shallow_pip_is_parted_and_the_pip_kept_whole() -> None:
+    """The small club and the large club of ``_suit_by_small_pip`` are one mark, and so is
+    their deeper ink, whose deepest pixel is shallower than a large pip on a larger card is
+    but deeper than ``PIP_DEPTH``: parted from the pip's body (``parting.pips``), the rank
+    over the small club is a candidate whose patches show the small club and not the
+    large one, and the large club's leaves stay one part (its middle, joining them, is the
+    pip's own: ``parting.GLYPH_AREA``), no pieces that compete for the marks."""
+    frame = _suit_by_small_pip()
+    found = masks(frame, deep=True)
+    assert found.deep is not None
+    assert cv2.connectedComponents(found.ink)[0] - 1 == 2  # the rank, the clubs joined
+    assert cv2.connectedComponents(found.deep)[0] - 1 == 2
+    _, labels, measures = label(found.ink)
+    deepest = cv2.distanceTransform(found.deep, cv2.DIST_L2, 3).max()
+    assert 4.0 <= deepest < 5.0  # a shallow pip (``parting.PIP_DEPTH``)
+    parted = parting.pips(labels, measures.stats, found.deep, np.zeros(0, np.int64))
+    pieces = label(parted)[1]
+    leaves = {int(pieces[y + 10, x + 10]) for x, y in ((50, 29), (43, 39), (57, 39))}
+    suit = int(pieces[36 + 10, 64 + 10])
+    assert len(leaves) == 1 and 0 not in leaves and suit not in leaves | {0}
+    rank, suit_at = (73.5, 29.0), (74.0, 47.5)  # centroids in the frame
+
+    def index(groups: Groups) -> list[int]:
+        return [k for k in range(len(groups)) if groups.marks[k] == 2 and any(
+            np.abs(groups.ends[k, sense] - (rank, suit_at)).max() < 2.5 for sense in (0, 1))]
+
+    assert not index(find_groups(frame, Limits(sharpen=0.0, split=True), found.ink,
+                                 found.deep))
+    split = find_groups(frame, Limits(sharpen=0.0, split=True, pips=True), found.ink,
+                        found.deep)
+    near = index(split)
+    assert near and split.mark_map is not None
+    own = [int(m) for m in split.members[near[0]] if m >= 0]
+    shown = split.mark_map.shows(own)
+    assert shown[42:52, 70:78].any() and not shown[40:52, 54:66].any()  # small, not large
+
+
 def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:
     """``parting.pips`` leaves marks no deeper than ``PIP_DEPTH`` as they are: an index
     alone (its suit a small pip) is not cut."""

@@ -110,6 +110,8 @@ BAY_GAIN = 0.1
 # so close to its first pip that parting finds it on 18 % more renders (two per face); the
 # other decks gain 0-8 % (dondorf 7.5 %, aguilar 4 %, bonded 3 %), and parting them cost
 # dondorf and aguilar right reads in the plain scenes (``docs/benchmarks.md``, stop 41).
+# A deck this does not choose may still part them where reading tables of its own faces
+# names more cards so (``trial``).
 
 
 class UnusableFaces(CalibrationError):
@@ -261,7 +263,7 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
             )
     strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
-    return Deck(
+    deck = Deck(
         name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split,
         pips=pips, courts=courts, bays=limits.bays, codes=codes,
         ranks=Lda.fit(np.stack(found.ranks), rank_of),
@@ -272,6 +274,13 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
         strips=strip_templates, strip_accept=strip_accept, twin=twin, blank=blank,
         marked=tuple(marked), marks=marks, mark_box=mark_box, mark_accept=mark_accept,
     )
+    # A deck that splits its marks and does not part them from its pips yet does where
+    # reading its own tables so names more cards (``trial``: the competition of the
+    # parted pieces shows only there). Imported here: the trial reads, and the reader
+    # imports this module.
+    from .trial import parts_more
+
+    return parts_more(deck, cards)
 
 
 def _render(face: Image, angle: float, width: float, camera: Camera, rng: np.random.Generator

@@ -41,21 +41,37 @@ NECK_DEPTHS = (1, 2)
 # erosion, no glyph (an index suit's core on a card 86 px wide is over 6).
 NECK_CORE = 4
 # A thin glyph printed close beside a large solid pip (an index's rank or its small suit by
-# the first large pip, a court's index by its picture: Tigullio's faces) blurs into it, and
-# its strokes are as dark as the pip, so the deeper ink does not part them (``parts``), nor,
-# a rank's strokes being thinner than any erosion keeps, the necks (``necks``). The pip is
+# the first large pip, a court's index by its picture: Tigullio's faces; the small club of
+# Bonded's and Dondorf's clubs 4-10 touching the large club's leaf) blurs into it, and its
+# strokes are as dark as the pip, so the deeper ink does not part them (``parts``), nor, a
+# rank's strokes being thinner than any erosion keeps, the necks (``necks``). The pip is
 # found by its body instead (``pips``): a mark whose deep ink is at least PIP_DEPTH pixels
-# deep somewhere (the distance to the nearest pixel of no deep ink: a large pip on a card of
-# the table camera's 90-110 pixels is 7-9 deep, an index's suit 3-4, a rank's stroke 1-2)
-# is opened by a disk PIP_SHARE as deep as it is, which keeps the pip's body and loses what
-# is thinner (the glyph, and the pip's points); the ring of pixels about that body is
-# cleared, so the glyph parts from it.
-PIP_DEPTH = 5.0
+# deep somewhere (the distance to the nearest pixel of no deep ink) is opened by a disk
+# PIP_SHARE as deep as it is, which keeps the pip's body and loses what is thinner (the
+# glyph, and the pip's points and necks); of what it loses, the glyphs' pieces
+# (``GLYPH_AREA``) are parted from the body. On a card of the table camera's 90-110 pixels
+# a large pip is 7-9 deep where a deck prints it large, but 4-5 where it prints eight or ten
+# in two columns (Bonded's clubs in real light: 4.6 on a card 97 px wide, where its small
+# index club is 1.9 deep), an index's suit 2-4, a rank's stroke 1-2: at 4 Bonded's clubs are
+# pips (at 5 none was, and their small clubs stayed joined to them). An index suit 4 deep
+# counts as one too, which parts from it only a glyph-sized piece joined to it alone (its
+# rank), as ``parts`` offers it already where the join is fainter.
+PIP_DEPTH = 4.0
 PIP_SHARE = 0.6
 # OpenCV's 3 x 3 chamfer steps along a row or column by 0.955 of a pixel, so a pixel
 # PIP_DEPTH deep has ink PIP_DEPTH pixels each way along its row and column: a mark whose box
 # is narrower than PIP_SPAN either way holds no pip body, and ``pips`` does not measure it.
 PIP_SPAN = 2 * int(PIP_DEPTH) + 1
+# Of the ink the opening loses (``pips``), a piece (a component) of GLYPH_AREA pixels or more
+# that touches one piece of the body only is a glyph's, parted from the body; a smaller piece
+# is a pip's point or notch (a diamond's tip, a sliver on a leaf's rim: a few pixels at
+# the pips' depths), and one touching two or more of the body's pieces joins them (a club's
+# middle and stem, between the leaves the opening kept; a heart's waist): they stay joined,
+# so the pip is not cut into pieces that compete with the whole for the marks (cut so,
+# Bonded's large clubs fell into three leaves each). The smallest glyph it parts, an index
+# suit, is 40 pixels or more (Bonded's small club on a card 97 px wide, 55 less the top leaf
+# its deeper ink lost); 12 is above a point's few pixels and well below that.
+GLYPH_AREA = 12
 _AROUND = np.ones((3, 3), np.uint8)
 # The candidates that hold a part of a split mark are made of the marks about it: within
 # NEAR_PART times its size, two joins' reach (``link.ALONG``) and a glyph between.
@@ -217,12 +233,14 @@ def _cut(labels, marks, deep, cores, stats, holder, solid, necked, out):  # type
 
 def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
          big: NDArray[np.int64], large: bool = False) -> Image:
-    """The ``deep`` ink with the ring about each large pip's body cleared (``PIP_DEPTH``):
-    per ink mark (``labels``, boxed by ``stats`` as ``measure.label`` gives them) whose deep
-    ink is at least ``PIP_DEPTH`` deep, the body is its deep ink within ``PIP_SHARE`` times
-    that depth of a pixel as deep as that (an opening by a disk of that radius); the deep
-    ink beside the body but not in it is cleared, which parts a thinner glyph joined to the
-    pip from it (``parts`` then offers the mark split). A large mark (``big``: a court's
+    """The ``deep`` ink with the glyphs joined to each large pip parted from its body
+    (``PIP_DEPTH``): per ink mark (``labels``, boxed by ``stats`` as ``measure.label`` gives
+    them) whose deep ink is at least ``PIP_DEPTH`` deep, the body is its deep ink within
+    ``PIP_SHARE`` times that depth of a pixel as deep as that (an opening by a disk of that
+    radius); of the deep ink beside the body but not in it, the pixels next to the body
+    are cleared where they hold a glyph's piece (``GLYPH_AREA``, ``_glyphs_ring``), which
+    parts a thinner glyph joined to the pip from it (``parts`` then offers the mark split)
+    and leaves the pip's own points and necks joined to it. A large mark (``big``: a court's
     picture, an edge line) is left as it is: parted so, kde-standard's Qc was read surely as
     Qs (real, 10 frames, seed 2026); with ``large`` it is parted too (``Limits.courts``):
     where a court's or a ten's index joins the large pip beside it, and that pip the
@@ -251,8 +269,36 @@ def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
         reach = np.float32(PIP_SHARE * np.float32(deepest))
         seeds = np.where(depth >= reach, 0, 255).astype(np.uint8)
         body = (ink > 0) & (cv2.distanceTransform(seeds, cv2.DIST_L2, 3) <= reach)
-        ring = (cv2.dilate(body.astype(np.uint8), _AROUND) > 0) & ~body
+        ring = _glyphs_ring(ink > 0, body)
+        if not ring.any():
+            continue
         if out is None:
             out = deep.copy()
         out[box][ring] = 0
     return deep if out is None else out
+
+
+def _glyphs_ring(ink: NDArray[np.bool_], body: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The pixels of a mark's deep ``ink`` that part its glyphs from its pip's ``body``: of
+    each piece of the ink the body leaves (its components) that is a glyph's
+    (``GLYPH_AREA``) and touches one piece of the body only, the pixels next to the
+    body."""
+    rest = ink & ~body
+    count, pieces, measures = label(rest.astype(np.uint8))
+    if count <= 1:
+        return rest
+    bodies = label(body.astype(np.uint8))[1].astype(np.float32)
+    # Beside each pixel: the largest and the smallest label of the body's pieces about it
+    # (the background, 0, left out of the smallest): a piece touches one body piece where
+    # they agree over all its pixels next to the body.
+    most = cv2.dilate(bodies, _AROUND)
+    least = cv2.erode(np.where(body, bodies, np.float32(count + len(bodies.flat))), _AROUND)
+    near = (most > 0) & (pieces > 0)
+    high = np.zeros(count, np.float32)
+    low = np.full(count, np.inf, np.float32)
+    np.maximum.at(high, pieces[near], most[near])
+    np.minimum.at(low, pieces[near], least[near])
+    glyph = (measures.stats[:, 4] >= GLYPH_AREA) & (high == low)
+    glyph[0] = False
+    out: NDArray[np.bool_] = near & glyph[pieces]
+    return out
