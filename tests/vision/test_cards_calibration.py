@@ -24,13 +24,13 @@ from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normaliz
 from vision.cards.calibrate import (
     SHARPEN,
     THIN,
-    _references,
     choose_bays,
     choose_pips,
     choose_sharpen,
     stroke,
 )
 from vision.cards.codes import TEN_ONE, TEN_PART
+from vision.cards.face_index import references
 from vision.cards.ink import Limits
 from vision.errors import CalibrationError
 
@@ -221,7 +221,7 @@ def test_a_deck_of_thin_strokes_is_sharpened_and_a_bold_one_not(style: str) -> N
     face, the bold ("-bf") styles over it: the first are sharpened before the ink threshold,
     the second not, and the calibration says so."""
     cards = {code: card_face(face) for code, face in faces(style).items()}
-    renders = _references(cards)
+    renders = references(cards)
     link = deck(style).link
     widths = [w for (image, pose), face in zip(renders, cards.values(), strict=True)
               if (w := stroke(image, pose, face, Limits(link=link))) is not None]

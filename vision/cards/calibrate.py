@@ -2,35 +2,34 @@
 
 First the deck's own spacing of rank and suit is found (``choose_link``), whether its
 strokes are thin enough to be sharpened before the ink threshold (``choose_sharpen``), and
-where each index sits on its card (``index_position``), and whether the deck prints it at the
-other top corner too (``twin_corner``: four-corner decks). Then the faces are laid in small
-spreads many times by the scene renderer (turned, scaled, blurred, noisy) and cut by the
-very code that reads frames (``samples``), and discriminants for ranks and suits are
-fitted to those cuts (``model.Lda``), so the deck learns what the reader will see; the
-same renders tell whether its glyphs blur into one mark often enough that its marks are
-offered split (``SPLIT_LEAST``); and whether its glyphs must be cut from the card's printed
-outline, which blur joins them to (``choose_bays``). A
-joker whose top-left corner holds no index (the test deck's) is learned as an edge strip
-(``strips``); one that holds a mark there but no index (a star, a circled star: one mark,
-no rank over a suit; the word JOKER lying across the card: no index runs across) is
-learned as an edge strip too, and by that mark (``corner_marks.learn_marks``), where its renders
-show that mark above what the other faces' corners show there in spreads often enough; else
-it is refused by name (``UnusableFaces``).
-A joker whose corner mark does read as an index (the word JOKER printed down the card) is
-learned as an index. A deck without a joker image is learned without one, and its reader
-never names a joker. A standard face whose index is not found on its clean render is sought
-where the deck's other faces hold theirs; a face whose index the renders too seldom show
-(``SEEN_LEAST``) is sought again in renders whose glyphs are parted from the large pips and
-pictures they blur into (``rescue``: its deck then reads so), and if still too seldom found,
-is refused, the faces named (``UnusableFaces``), not learned as an edge
-strip: a strip is matched only where a whole card's top edge shows (never in a fanned hand),
-so such a card would go unread in most hands, or be named from a strip alone. But where such
-a face's image is far softer than its deck's others (``soft.softness``: a face cut from a
-blurred photograph, its thin rank strokes washed out), the deck is learned again with that
-image sharpened back to its deck's median sharpness (``soft.sharpened``), as a crisp print
-of it would be (the renders add the camera's blur back), and refused only if its index is still too
-seldom found. A face refused for any other cause (an index on a picture, or joined to a
-pip) is as sharp as its deck's others, and is not sharpened.
+where each index sits on its card (``face_index.index_position``), and whether the deck
+prints it at the other top corner too (``face_index.twin_corner``: four-corner decks). Then
+the faces are laid in small spreads many times by the scene renderer (turned, scaled,
+blurred, noisy) and cut by the very code that reads frames (``samples``), and discriminants
+for ranks and suits are fitted to those cuts (``model.Lda``), so the deck learns what the
+reader will see; the same renders tell whether its glyphs blur into one mark often enough
+that its marks are offered split (``SPLIT_LEAST``); and whether its glyphs must be cut from
+the card's printed outline, which blur joins them to (``choose_bays``). A joker whose
+top-left corner holds no index (the test deck's) is learned as an edge strip (``strips``);
+one that holds a mark there but no index (a star, a circled star: one mark, no rank over a
+suit; the word JOKER lying across the card: no index runs across) is learned as an edge
+strip too, and by that mark (``corner_marks.learn_marks``), where its renders show that mark
+above what the other faces' corners show there in spreads often enough; else it is refused
+by name (``UnusableFaces``). A joker whose corner mark does read as an index (the word JOKER
+printed down the card) is learned as an index. A deck without a joker image is learned
+without one, and its reader never names a joker. A standard face whose index is not found on
+its clean render is sought where the deck's other faces hold theirs; a face whose index the
+renders too seldom show (``SEEN_LEAST``) is sought again in renders whose glyphs are parted
+from the large pips and pictures they blur into (``rescue``: its deck then reads so), and if
+still too seldom found, is refused, the faces named (``UnusableFaces``), not learned as an
+edge strip: a strip is matched only where a whole card's top edge shows (never in a fanned
+hand), so such a card would go unread in most hands, or be named from a strip alone. But
+where such a face's image is far softer than its deck's others (``soft.softness``: a face
+cut from a blurred photograph, its thin rank strokes washed out), the deck is learned again
+with that image sharpened back to its deck's median sharpness (``soft.sharpened``), as a
+crisp print of it would be (the renders add the camera's blur back), and refused only if its
+index is still too seldom found. A face refused for any other cause (an index on a picture,
+or joined to a pip) is as sharp as its deck's others, and is not sharpened.
 """
 
 from __future__ import annotations
@@ -39,27 +38,30 @@ import dataclasses
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import CalibrationError
-from ..scene import Camera, Felt, Pose, Scene
-from . import corner_marks, patch, samples, strips
+from ..scene import Camera, Pose
+from . import corner_marks, samples, strips
 from .codes import CODES, JOKER
 from .deck import Deck
+from .face_index import (
+    corner_index,
+    references,
+    rendered,
+    stroke,
+    top_left,
+    twin_corner,
+)
 from .faces import card_face
-from .ink import Groups, Limits, find_groups
+from .ink import Limits, find_groups
 from .model import Lda
-from .pyramid import Pyramid
 from .soft import sharpened, soft_faces
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
 
-QUIET = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise=(0.0, 0.0),
-               tint=0.0)
-REFERENCE_WIDTH = 150.0
 LINKS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 # A deck whose rank glyphs' strokes are narrower than THIN card widths (the median over its
 # faces of twice a glyph's area over its outline's length) is sharpened by SHARPEN before
@@ -78,12 +80,6 @@ SHARPEN = 1.0
 # show at a table camera's scale, found never: an eighth (4 in 32 sheets) lies well below
 # every usable face.
 SEEN_LEAST = 0.125
-# A deck prints its index at the other top corner too (``twin_corner``) where at least
-# TWIN_SHARE of its faces with an index show, in their top-right corner, a group whose rank
-# and suit patches correlate with their top-left index's by TWIN_ALIKE or more. Bonded's
-# faces with a whole index all show one, correlating 0.97-1.0; the tuning decks, Aguilar's
-# and the photographed deck's faces show none.
-TWIN_SHARE, TWIN_ALIKE = 0.5, 0.8
 # A deck whose index the renders show only as a candidate holding a part of a split mark
 # (``ink.find_groups``) in at least SPLIT_LEAST of its samples offers split marks when it
 # reads (``ink.Limits.split``): its glyphs lie close enough to one another, or to the pips
@@ -182,7 +178,7 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     sharpened (``soft_faces``), named where they are refused all the same."""
     rng = np.random.default_rng(seed)
     aspect = float(np.median([f.shape[0] / f.shape[1] for f in cards.values()]))
-    renders = _references(cards)
+    renders = references(cards)
     link = choose_link(cards, renders)
     limits = Limits(link=link, sharpen=choose_sharpen(cards, link, renders),
                     bays=choose_bays(cards))
@@ -283,38 +279,21 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     return parts_more(deck, cards)
 
 
-def _render(face: Image, angle: float, width: float, camera: Camera, rng: np.random.Generator
-            ) -> tuple[Image, Pose]:
-    side = int(width * 2.0) + 8
-    scene = Scene(size=(side, side), felt=Felt(), shadow=0.0)
-    pose = Pose(side / 2 + rng.uniform(-2, 2), side / 2 + rng.uniform(-2, 2), angle,
-                width / face.shape[1])
-    scene.place(face, pose, "face")
-    image, _ = scene.render(rng, camera)
-    return image, pose
-
-
-def _references(faces: Mapping[str, Image]) -> list[tuple[Image, Pose]]:
-    """Each face upright, ``REFERENCE_WIDTH`` wide, as a quiet camera sees it."""
-    return [_render(face, 0.0, REFERENCE_WIDTH, QUIET, np.random.default_rng(0))
-            for face in faces.values()]
-
-
 def choose_link(faces: Mapping[str, Image],
                 renders: list[tuple[Image, Pose]] | None = None) -> float:
     """How close a deck's marks must lie to join one index (``ink.Limits.link``).
 
     The smallest of ``LINKS`` that joins rank and suit on every face with an index, raised
     by a quarter while that joins nothing more, so noise does not split an index and
-    neighbouring pips do not join it. ``renders``: the faces' ``_references``.
+    neighbouring pips do not join it. ``renders``: the faces' ``references``.
     """
-    renders = renders or _references(faces)
+    renders = renders or references(faces)
     counts = []
     for link in LINKS:
         limits = Limits(link=link)
         marks = []
         for (image, pose), face in zip(renders, faces.values(), strict=True):
-            found = _top_left(find_groups(image, limits), pose, face)
+            found = top_left(find_groups(image, limits), pose, face)
             marks.append(0 if found is None else int(found.marks[0]))
         counts.append(marks)
     indexed = [i for i, m in enumerate(counts[-1]) if m > 0]
@@ -333,8 +312,8 @@ def choose_sharpen(faces: Mapping[str, Image], link: float,
                    renders: list[tuple[Image, Pose]] | None = None) -> float:
     """How much a deck's ink is sharpened (``ink.Limits.sharpen``): ``SHARPEN`` where its
     rank glyphs' strokes (``stroke``, median over the faces with an index) are narrower than
-    ``THIN`` card widths, none otherwise. ``renders``: the faces' ``_references``."""
-    renders = renders or _references(faces)
+    ``THIN`` card widths, none otherwise. ``renders``: the faces' ``references``."""
+    renders = renders or references(faces)
     plain = Limits(link=link)
     widths = [w for (image, pose), face in zip(renders, faces.values(), strict=True)
               if (w := stroke(image, pose, face, plain)) is not None]
@@ -389,130 +368,7 @@ def _finds_more(faces: Mapping[str, Image], without: Limits, within: Limits) -> 
     small and blurred (``BAY_WIDTH``, ``BAY_CAMERA``) than ``without`` does."""
     found = [0, 0]
     for face in faces.values():
-        render = _render(face, 0.0, BAY_WIDTH, BAY_CAMERA, np.random.default_rng(0))
+        render = rendered(face, 0.0, BAY_WIDTH, BAY_CAMERA, np.random.default_rng(0))
         for k, limits in enumerate((without, within)):
             found[k] += corner_index(face, limits, render) is not None
     return found[1] - found[0] >= BAY_GAIN * len(faces)
-
-
-def stroke(image: Image, pose: Pose, face: Image, limits: Limits) -> float | None:
-    """The width of the strokes of the rank glyph in the top-left index of a face rendered
-    upright (``_render``), in card widths: twice its ink's area over its outline's length;
-    None where the face shows no index."""
-    found = _top_left(find_groups(image, limits), pose, face)
-    if found is None or found.mark_map is None:
-        return None
-    mark_map = found.mark_map
-    marks = [int(k) for k in found.members[0] if k >= 0]
-    rows = [float(np.nonzero(mark_map.shows([k]))[0].mean()) for k in marks]
-    rank = mark_map.shows([k for k, row in zip(marks, rows, strict=True) if row < max(rows)])
-    outline = cv2.findContours(rank.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[-2]
-    length = float(sum(cv2.arcLength(c, True) for c in outline))
-    return 2.0 * float(rank.sum()) / max(length, 1.0) / float(pose.scale * face.shape[1])
-
-
-def _top_left(groups: Groups, pose: Pose, face: Image, parts: bool = False) -> Groups | None:
-    """The candidate nearest the top-left corner of a face rendered upright that may be its
-    index (upright, in the corner's quarter): a whole group where one is, else with
-    ``parts`` a part of a group (``ink.Groups.variant``). Where a deck prints its index
-    close to the pips (the small ranks of many real decks), the index joins the nearest pip
-    into one group, not upright, and only its part of rank over suit is the index, as the
-    reader too offers it (``link.candidates``). Choosing the link and the sharpening looks
-    at whole groups only, as before parts were sought: parts of a joker's picture would
-    sway them."""
-    w = pose.scale * face.shape[1]
-    half_h = pose.scale * face.shape[0] / 2 / w
-    gx = (groups.cx - pose.x) / w
-    gy = (groups.cy - pose.y) / w
-    upright = np.abs(np.cos(groups.theta)) < 0.5
-    corner = (gx < -0.18) & (gy < -half_h + 0.45) & upright
-    dist = (gx + 0.5) ** 2 + (gy + half_h) ** 2
-    for kind in (~groups.variant, groups.variant) if parts else (~groups.variant,):
-        if (corner & kind).any():
-            return groups.take(np.array([int(np.argmin(np.where(corner & kind, dist, np.inf)))]))
-    return None
-
-
-def _top_right(groups: Groups, pose: Pose, face: Image) -> Groups | None:
-    """The whole group nearest the top-right corner of a face rendered upright, upright and
-    in the corner's quarter (``_top_left`` mirrored): where a deck prints its index at that
-    corner too."""
-    w = pose.scale * face.shape[1]
-    half_h = pose.scale * face.shape[0] / 2 / w
-    gx = (groups.cx - pose.x) / w
-    gy = (groups.cy - pose.y) / w
-    corner = (gx > 0.18) & (gy < -half_h + 0.45) & (np.abs(np.cos(groups.theta)) < 0.5) & (
-        ~groups.variant)
-    if not corner.any():
-        return None
-    dist = (gx - 0.5) ** 2 + (gy + half_h) ** 2
-    return groups.take(np.array([int(np.argmin(np.where(corner, dist, np.inf)))]))
-
-
-def _upright(group: Groups) -> int:
-    """The sense of a group's axis in which its suit lies below its rank (an upright index)."""
-    return 0 if group.ends[0, 0, 1, 1] > group.ends[0, 0, 0, 1] else 1
-
-
-def _alike(image: Image, a: Groups, b: Groups) -> float:
-    """How alike two upright groups of one image are: the least over rank and suit of the
-    correlation of their patches (``patch.cut``, each in its upright sense)."""
-    pyramid = Pyramid(image)
-    both = [patch.cut(pyramid, g, _upright(g)) for g in (a, b)]
-    least = 1.0
-    for k in (0, 1):
-        u, v = (both[0][k][0].astype(np.float64), both[1][k][0].astype(np.float64))
-        u, v = u - u.mean(), v - v.mean()
-        least = min(least, float(u @ v / max(np.sqrt((u @ u) * (v @ v)), 1e-9)))
-    return least
-
-
-def twin_corner(faces: Mapping[str, Image], link: float,
-                renders: list[tuple[Image, Pose]] | None = None) -> tuple[float, float]:
-    """Where a deck prints its index a second time, at the other top corner (and so, turned,
-    at the other bottom one): the offset from the top-left index's centroid to the
-    top-right one's, in card widths (across, down), the median over the faces whose
-    top-right corner holds a group like their top-left index (``TWIN_ALIKE``); (0, 0) where
-    fewer than ``TWIN_SHARE`` of the faces with an index do (a deck printing two corners)."""
-    renders = renders or _references(faces)
-    plain = Limits(link=link)
-    offsets, indexed = [], 0
-    for (image, pose), face in zip(renders, faces.values(), strict=True):
-        groups = find_groups(image, plain)
-        left = _top_left(groups, pose, face)
-        if left is None:
-            continue
-        indexed += 1
-        right = _top_right(groups, pose, face)
-        if right is None or int(right.marks[0]) != int(left.marks[0]):
-            continue
-        if _alike(image, left, right) < TWIN_ALIKE:
-            continue
-        w = pose.scale * face.shape[1]
-        offsets.append(((float(right.cx[0] - left.cx[0]) / w),
-                        float(right.cy[0] - left.cy[0]) / w))
-    if not indexed or len(offsets) < TWIN_SHARE * indexed:
-        return 0.0, 0.0
-    dx, dy = np.median(np.array(offsets), axis=0)
-    return float(dx), float(dy)
-
-
-def index_position(face: Image, limits: Limits, render: tuple[Image, Pose] | None = None
-                   ) -> tuple[float, float] | None:
-    """The top-left index's ink centroid relative to the card centre, in card widths;
-    ``render``: the face's ``_references`` render, made here when not given."""
-    found = corner_index(face, limits, render)
-    return None if found is None else found[0]
-
-
-def corner_index(face: Image, limits: Limits, render: tuple[Image, Pose] | None = None
-                 ) -> tuple[tuple[float, float], bool] | None:
-    """``index_position``, and whether the index is a part of a larger group of marks (it
-    joins a pip printed close to it: ``_top_left``)."""
-    image, pose = render or _render(face, 0.0, REFERENCE_WIDTH, QUIET, np.random.default_rng(0))
-    found = _top_left(find_groups(image, limits), pose, face, parts=True)
-    if found is None:
-        return None
-    w = pose.scale * face.shape[1]
-    return (float((found.cx[0] - pose.x) / w), float((found.cy[0] - pose.y) / w)), bool(
-        found.variant[0])
