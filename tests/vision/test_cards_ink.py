@@ -36,6 +36,7 @@ from vision.cards.ink import (
     INK_RATIO,
     Groups,
     Limits,
+    Masks,
     _aggregate,
     _scaled,
     _tones,
@@ -683,20 +684,8 @@ def test_a_rank_joined_to_a_large_pip_is_parted_from_its_body() -> None:
     assert found.deep is not None
     assert cv2.connectedComponents(found.ink)[0] - 1 == 2  # the rank with the pip, the suit
     assert cv2.connectedComponents(found.deep)[0] - 1 == 2
-    rank, suit = (43.5, 37.0), (43.0, 54.0)  # centroids in the frame
-
-    def index(groups: Groups) -> list[int]:
-        return [k for k in range(len(groups)) if groups.marks[k] == 2 and any(
-            np.abs(groups.ends[k, sense] - (rank, suit)).max() < 2.0 for sense in (0, 1))]
-
-    assert not index(find_groups(frame, Limits(sharpen=0.0, split=True), found.ink,
-                                 found.deep))
-    parted = find_groups(frame, Limits(sharpen=0.0, split=True, pips=True), found.ink,
-                         found.deep)
-    near = index(parted)
-    assert near and parted.mark_map is not None and parted.whole is not None
-    own = [int(m) for m in parted.members[near[0]] if m >= 0]
-    shown = parted.mark_map.shows(own)
+    parted, shown = _parted_index(frame, found, (43.5, 37.0), (43.0, 54.0), 2.0)
+    assert parted.whole is not None
     assert shown[30:45, 40:48].any() and not shown[32:44, 55:65].any()  # rank, not pip
 
 
@@ -747,21 +736,29 @@ def test_a_small_suit_joined_to_a_shallow_pip_is_parted_and_the_pip_kept_whole()
     leaves = {int(pieces[y + 10, x + 10]) for x, y in ((50, 29), (43, 39), (57, 39))}
     suit = int(pieces[36 + 10, 64 + 10])
     assert len(leaves) == 1 and 0 not in leaves and suit not in leaves | {0}
-    rank, suit_at = (73.5, 29.0), (74.0, 47.5)  # centroids in the frame
+    _, shown = _parted_index(frame, found, (73.5, 29.0), (74.0, 47.5), 2.5)
+    assert shown[42:52, 70:78].any() and not shown[40:52, 54:66].any()  # small, not large
+
+
+def _parted_index(frame: NDArray[np.uint8], found: Masks, rank: tuple[float, float],
+                  suit: tuple[float, float], within: float
+                  ) -> tuple[Groups, NDArray[np.bool_]]:
+    """The candidates found parting glyphs from pips (``Limits.pips``), and what the marks
+    of the one of rank over suit (centroids in the frame, ``within`` pixels) show; no such
+    candidate is found without parting."""
 
     def index(groups: Groups) -> list[int]:
         return [k for k in range(len(groups)) if groups.marks[k] == 2 and any(
-            np.abs(groups.ends[k, sense] - (rank, suit_at)).max() < 2.5 for sense in (0, 1))]
+            np.abs(groups.ends[k, sense] - (rank, suit)).max() < within for sense in (0, 1))]
 
     assert not index(find_groups(frame, Limits(sharpen=0.0, split=True), found.ink,
                                  found.deep))
-    split = find_groups(frame, Limits(sharpen=0.0, split=True, pips=True), found.ink,
-                        found.deep)
-    near = index(split)
-    assert near and split.mark_map is not None
-    own = [int(m) for m in split.members[near[0]] if m >= 0]
-    shown = split.mark_map.shows(own)
-    assert shown[42:52, 70:78].any() and not shown[40:52, 54:66].any()  # small, not large
+    parted = find_groups(frame, Limits(sharpen=0.0, split=True, pips=True), found.ink,
+                         found.deep)
+    near = index(parted)
+    assert near and parted.mark_map is not None
+    own = [int(m) for m in parted.members[near[0]] if m >= 0]
+    return parted, parted.mark_map.shows(own)
 
 
 def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:
