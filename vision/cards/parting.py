@@ -319,18 +319,18 @@ def _glyphs_ring(ink: NDArray[np.bool_], body: NDArray[np.bool_]) -> NDArray[np.
         return np.zeros_like(rest)
     n, bodies = cv2.connectedComponents(body.view(np.uint8), connectivity=8,
                                         ltype=cv2.CV_32S)
+    if n <= 2:  # a body in one piece is the only one each piece beside it touches
+        out: NDArray[np.bool_] = (cv2.dilate(body.view(np.uint8), _AROUND) > 0) & glyph[pieces]
+        return out
+    # Beside each pixel: the largest and the smallest label of the body's pieces about it
+    # (the background, 0, left out of the smallest): a piece touches one body piece where
+    # they agree over all its pixels next to the body.
     most = cv2.dilate(bodies.astype(np.float32), _AROUND)
+    least = cv2.erode(np.where(body, bodies, n).astype(np.float32), _AROUND)
     near = (most > 0) & (pieces > 0)
-    if n > 2:
-        # Beside each pixel: the largest and the smallest label of the body's pieces about
-        # it (the background, 0, left out of the smallest): a piece touches one body piece
-        # where they agree over all its pixels next to the body. (A body in one piece is
-        # the only one each piece beside it touches.)
-        least = cv2.erode(np.where(body, bodies, n).astype(np.float32), _AROUND)
-        high = np.zeros(count, np.float32)
-        low = np.full(count, np.inf, np.float32)
-        np.maximum.at(high, pieces[near], most[near])
-        np.minimum.at(low, pieces[near], least[near])
-        glyph &= high == low
-    out: NDArray[np.bool_] = near & glyph[pieces]
-    return out
+    high = np.zeros(count, np.float32)
+    low = np.full(count, np.inf, np.float32)
+    np.maximum.at(high, pieces[near], most[near])
+    np.minimum.at(low, pieces[near], least[near])
+    glyph &= high == low
+    return near & glyph[pieces]
