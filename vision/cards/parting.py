@@ -249,7 +249,9 @@ def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
     Each mark is measured in its own box, a pixel wider each way: the nearest pixel without
     its ink is within it (another mark's pixel is never the nearest, a pixel of no ink lying
     between), and a chamfer distance between two pixels runs within their box, so the
-    distances are those the whole frame would give, at the cost of the marks alone."""
+    distances are those the whole frame would give, at the cost of the marks alone; and
+    only the marks that may be that deep (``_may_be_deep``) are, and only a body that leaves
+    a glyph's area beside it is parted."""
     marks = (stats[:, 2] >= PIP_SPAN) & (stats[:, 3] >= PIP_SPAN)
     marks[0] = False
     if not large:
@@ -294,9 +296,9 @@ def _may_be_deep(labels: NDArray[np.int32], deep: Image, count: int) -> NDArray[
     as such a pixel's does (``_DEEP_AROUND``). A mark none of whose pixels does holds no
     pip body, and ``pips`` does not measure it: the test is the erosion of the whole frame's
     deep ink by those shapes, a few calls in place of one distance transform per mark."""
-    core = cv2.erode(deep, _DEEP_AROUND[0])
+    core = np.asarray(cv2.erode(deep, _DEEP_AROUND[0]), np.uint8)
     for shape in _DEEP_AROUND[1:]:
-        core &= cv2.erode(deep, shape)
+        core &= np.asarray(cv2.erode(deep, shape), np.uint8)
     out = np.zeros(count, np.bool_)
     held = labels[core > 0]
     out[held[held < count]] = True
@@ -309,28 +311,32 @@ def _glyphs_ring(ink: NDArray[np.bool_], body: NDArray[np.bool_]) -> NDArray[np.
     (``GLYPH_AREA``) and touches one piece of the body only, the pixels next to the
     body."""
     rest = ink & ~body
-    count, pieces, stats, _ = cv2.connectedComponentsWithStats(
+    count, found, stats, _ = cv2.connectedComponentsWithStats(
         rest.view(np.uint8), connectivity=8, ltype=cv2.CV_32S)
+    pieces = np.asarray(found, np.int32)
     if count <= 1:
         return rest
-    glyph = stats[:, cv2.CC_STAT_AREA] >= GLYPH_AREA
+    glyph = np.asarray(stats, np.int32)[:, cv2.CC_STAT_AREA] >= GLYPH_AREA
     glyph[0] = False
     if not glyph.any():
         return np.zeros_like(rest)
-    n, bodies = cv2.connectedComponents(body.view(np.uint8), connectivity=8,
-                                        ltype=cv2.CV_32S)
+    n, labelled = cv2.connectedComponents(body.view(np.uint8), connectivity=8,
+                                          ltype=cv2.CV_32S)
+    bodies = np.asarray(labelled, np.int32)
     if n <= 2:  # a body in one piece is the only one each piece beside it touches
         out: NDArray[np.bool_] = (cv2.dilate(body.view(np.uint8), _AROUND) > 0) & glyph[pieces]
         return out
     # Beside each pixel: the largest and the smallest label of the body's pieces about it
     # (the background, 0, left out of the smallest): a piece touches one body piece where
     # they agree over all its pixels next to the body.
-    most = cv2.dilate(bodies.astype(np.float32), _AROUND)
-    least = cv2.erode(np.where(body, bodies, n).astype(np.float32), _AROUND)
+    most = np.asarray(cv2.dilate(bodies.astype(np.float32), _AROUND), np.float32)
+    least = np.asarray(cv2.erode(np.where(body, bodies, n).astype(np.float32), _AROUND),
+                       np.float32)
     near = (most > 0) & (pieces > 0)
     high = np.zeros(count, np.float32)
     low = np.full(count, np.inf, np.float32)
     np.maximum.at(high, pieces[near], most[near])
     np.minimum.at(low, pieces[near], least[near])
     glyph &= high == low
-    return near & glyph[pieces]
+    parted: NDArray[np.bool_] = near & glyph[pieces]
+    return parted
