@@ -761,6 +761,29 @@ def _parted_index(frame: NDArray[np.uint8], found: Masks, rank: tuple[float, flo
     return parted, parted.mark_map.shows(own)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_every_mark_holding_a_pip_body_is_measured(seed: int) -> None:
+    """``parting._may_be_deep`` passes every mark that holds a pixel ``PIP_DEPTH`` deep (a
+    distance transform of its own deep ink, as ``pips`` measures it), also where the mark
+    reaches the frame's border: ``pips`` loses no mark it would part by measuring fewer.
+    Random blobs of every depth about the threshold, blurred and cut at random levels."""
+    rng = np.random.default_rng(seed)
+    image = np.zeros((60, 80), np.uint8)
+    for _ in range(int(rng.integers(1, 8))):
+        centre = (int(rng.integers(-5, 85)), int(rng.integers(-5, 65)))
+        axes = (int(rng.integers(1, 12)), int(rng.integers(1, 12)))
+        cv2.ellipse(image, centre, axes, float(rng.uniform(0, 180)), 0, 360, 255, -1)
+    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 2.0)))
+    deep = np.where(image > rng.integers(60, 200), 255, 0).astype(np.uint8)
+    count, labels = cv2.connectedComponents(deep, connectivity=8, ltype=cv2.CV_32S)
+    passed = parting._may_be_deep(labels, deep, count)
+    for m in range(1, count):
+        own = np.where(labels == m, 255, 0).astype(np.uint8)
+        if cv2.distanceTransform(own, cv2.DIST_L2, 3).max() >= parting.PIP_DEPTH:
+            assert passed[m], m
+
+
 def test_a_glyph_thinner_than_a_pip_is_not_parted_alone() -> None:
     """``parting.pips`` leaves marks no deeper than ``PIP_DEPTH`` as they are: an index
     alone (its suit a small pip) is not cut."""

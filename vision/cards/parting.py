@@ -249,27 +249,32 @@ def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
     Each mark is measured in its own box, a pixel wider each way: the nearest pixel without
     its ink is within it (another mark's pixel is never the nearest, a pixel of no ink lying
     between), and a chamfer distance between two pixels runs within their box, so the
-    distances are those the whole frame would give, at the cost of the marks alone."""
-    x, y, w, h = (stats[:, i] for i in range(4))
-    marks = (w >= PIP_SPAN) & (h >= PIP_SPAN)
+    distances are those the whole frame would give, at the cost of the marks alone; and
+    only the marks that may be that deep (``_may_be_deep``) are, and only a body that leaves
+    a glyph's area beside it is parted."""
+    marks = (stats[:, 2] >= PIP_SPAN) & (stats[:, 3] >= PIP_SPAN)
     marks[0] = False
     if not large:
         marks[big] = False
+    marks &= _may_be_deep(labels, deep, len(stats))
     out: Image | None = None
     rows, cols = deep.shape
-    for m in np.flatnonzero(marks):
-        top, left = max(int(y[m]) - 1, 0), max(int(x[m]) - 1, 0)
-        box = (slice(top, min(int(y[m] + h[m]) + 1, rows)),
-               slice(left, min(int(x[m] + w[m]) + 1, cols)))
-        ink = np.where(labels[box] == m, deep[box], 0).astype(np.uint8)
-        depth = cv2.distanceTransform(ink, cv2.DIST_L2, 3)
+    boxes = stats[:, :4].tolist()
+    for m in np.flatnonzero(marks).tolist():
+        x, y, w, h = boxes[m]
+        box = (slice(max(y - 1, 0), min(y + h + 1, rows)),
+               slice(max(x - 1, 0), min(x + w + 1, cols)))
+        mine = (labels[box] == m) & (deep[box] > 0)
+        depth = cv2.distanceTransform(mine.view(np.uint8), cv2.DIST_L2, 3)
         deepest = float(depth.max())
         if deepest < PIP_DEPTH:
             continue
         reach = np.float32(PIP_SHARE * np.float32(deepest))
-        seeds = np.where(depth >= reach, 0, 255).astype(np.uint8)
-        body = (ink > 0) & (cv2.distanceTransform(seeds, cv2.DIST_L2, 3) <= reach)
-        ring = _glyphs_ring(ink > 0, body)
+        seeds = depth < reach  # the distance is to the nearest zero: to the seeds
+        body = mine & (cv2.distanceTransform(seeds.view(np.uint8), cv2.DIST_L2, 3) <= reach)
+        if np.count_nonzero(mine) - np.count_nonzero(body) < GLYPH_AREA:
+            continue  # what the body leaves holds no glyph's piece
+        ring = _glyphs_ring(mine, body)
         if not ring.any():
             continue
         if out is None:
@@ -278,27 +283,60 @@ def pips(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image,
     return deep if out is None else out
 
 
+# A pixel PIP_DEPTH deep (OpenCV's 3 x 3 chamfer: 0.955 a step along a row or column, 1.3693
+# a diagonal one) has ink at every offset nearer than that: within two pixels each way
+# (2.74 at (2, 2)) and within four along its row and column (3.82). ``_may_be_deep`` asks
+# for that ink about a pixel, a test every pixel that deep passes.
+_DEEP_AROUND = (np.ones((5, 5), np.uint8), np.ones((1, 9), np.uint8), np.ones((9, 1), np.uint8))
+
+
+def _may_be_deep(labels: NDArray[np.int32], deep: Image, count: int) -> NDArray[np.bool_]:
+    """Which labels of ``labels`` (``count`` of them) may hold a pixel of ``deep`` ink
+    ``PIP_DEPTH`` deep (``pips``): those holding a pixel whose ink reaches as far each way
+    as such a pixel's does (``_DEEP_AROUND``). A mark none of whose pixels does holds no
+    pip body, and ``pips`` does not measure it: the test is the erosion of the whole frame's
+    deep ink by those shapes, a few calls in place of one distance transform per mark."""
+    core = np.asarray(cv2.erode(deep, _DEEP_AROUND[0]), np.uint8)
+    for shape in _DEEP_AROUND[1:]:
+        core &= np.asarray(cv2.erode(deep, shape), np.uint8)
+    out = np.zeros(count, np.bool_)
+    held = labels[core > 0]
+    out[held[held < count]] = True
+    return out
+
+
 def _glyphs_ring(ink: NDArray[np.bool_], body: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """The pixels of a mark's deep ``ink`` that part its glyphs from its pip's ``body``: of
     each piece of the ink the body leaves (its components) that is a glyph's
     (``GLYPH_AREA``) and touches one piece of the body only, the pixels next to the
     body."""
     rest = ink & ~body
-    count, pieces, measures = label(rest.astype(np.uint8))
+    count, found, stats, _ = cv2.connectedComponentsWithStats(
+        rest.view(np.uint8), connectivity=8, ltype=cv2.CV_32S)
+    pieces = np.asarray(found, np.int32)
     if count <= 1:
         return rest
-    bodies = label(body.astype(np.uint8))[1].astype(np.float32)
+    glyph = np.asarray(stats, np.int32)[:, cv2.CC_STAT_AREA] >= GLYPH_AREA
+    glyph[0] = False
+    if not glyph.any():
+        return np.zeros_like(rest)
+    n, labelled = cv2.connectedComponents(body.view(np.uint8), connectivity=8,
+                                          ltype=cv2.CV_32S)
+    bodies = np.asarray(labelled, np.int32)
+    if n <= 2:  # a body in one piece is the only one each piece beside it touches
+        out: NDArray[np.bool_] = (cv2.dilate(body.view(np.uint8), _AROUND) > 0) & glyph[pieces]
+        return out
     # Beside each pixel: the largest and the smallest label of the body's pieces about it
     # (the background, 0, left out of the smallest): a piece touches one body piece where
     # they agree over all its pixels next to the body.
-    most = cv2.dilate(bodies, _AROUND)
-    least = cv2.erode(np.where(body, bodies, np.float32(count + len(bodies.flat))), _AROUND)
+    most = np.asarray(cv2.dilate(bodies.astype(np.float32), _AROUND), np.float32)
+    least = np.asarray(cv2.erode(np.where(body, bodies, n).astype(np.float32), _AROUND),
+                       np.float32)
     near = (most > 0) & (pieces > 0)
     high = np.zeros(count, np.float32)
     low = np.full(count, np.inf, np.float32)
     np.maximum.at(high, pieces[near], most[near])
     np.minimum.at(low, pieces[near], least[near])
-    glyph = (measures.stats[:, 4] >= GLYPH_AREA) & (high == low)
-    glyph[0] = False
-    out: NDArray[np.bool_] = near & glyph[pieces]
-    return out
+    glyph &= high == low
+    parted: NDArray[np.bool_] = near & glyph[pieces]
+    return parted
