@@ -7,6 +7,7 @@ import pytest
 
 from vision.scene import Camera, Pose, Scene
 from vision.scene.augment import perspective
+from vision.scene.hands import most_hands, table_scene
 
 STILL = Camera(tilt=0.0, light=(1.0, 1.0), glare=(0, 0.0), blur=(0.0, 0.0), noise=(0.0, 0.0),
                tint=0.0)
@@ -61,3 +62,17 @@ def test_perspective_is_identity_without_tilt() -> None:
 def test_bad_item_image_is_refused() -> None:
     with pytest.raises(ValueError, match="BGR"):
         Scene().place(np.zeros((5, 5), np.uint8), Pose(0, 0), "x")
+
+
+@pytest.mark.parametrize(("count", "hands"), [(53, 7), (49, 7), (48, 6), (13, 1), (6, 0)])
+def test_most_hands_deals_a_table_without_a_card_twice(count: int, hands: int) -> None:
+    """A deck learned with some faces refused deals fewer hands (``most_hands``): that many
+    deal, one more does not."""
+    faces = {f"c{k}": white_item() for k in range(count)}
+    assert most_hands(faces) == hands
+    if hands:
+        _, placed = table_scene(faces, np.random.default_rng(0), size=(640, 360), hands=hands)
+        labels = [p.label for p in placed]
+        assert len(labels) == len(set(labels)) == hands * 7
+    with pytest.raises(ValueError, match="hands need"):
+        table_scene(faces, np.random.default_rng(0), size=(640, 360), hands=hands + 1)

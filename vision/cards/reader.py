@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..items import Item
-from ..scene.hands import table_scene
+from ..scene.hands import CARDS_A_HAND, most_hands, table_scene
 from . import patch, slots, strips
 from .calibrate import SHARPEN
 from .codes import TEN_ONE, TEN_PART
@@ -171,9 +171,10 @@ class CardReader:
         fixed seed: what it shows does not matter, only that every step of a read runs), so
         that the compiled steps are loaded, or compiled on a fresh install, before a table's
         first exposure waits on them; how many cards that frame named."""
-        hands = min(7, len(faces) // 7)
+        hands = most_hands(faces)
         if hands == 0:
-            raise ValueError(f"{len(faces)} faces are too few to warm the reader: 7 are needed")
+            raise ValueError(f"{len(faces)} faces are too few to warm the reader: "
+                             f"{CARDS_A_HAND} are needed")
         frame, _ = table_scene(faces, np.random.default_rng(WARM_SEED), hands=hands)
         return sum(1 for item in self.read(frame) if item.code is not None)
 

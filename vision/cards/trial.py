@@ -20,7 +20,7 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import NDArray
 
-from ..scene.hands import table_scene
+from ..scene.hands import CARDS_A_HAND, most_hands, table_scene
 from .deck import Deck
 from .reader import CardReader
 
@@ -47,7 +47,7 @@ def parts_more(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     if deck.pips or not deck.split:
         return deck
     tried = dataclasses.replace(deck, pips=True)
-    hands = min(7, len(faces) // 7)
+    hands = most_hands(faces)
     if hands == 0:
         return deck
     score = np.zeros((2, 2), np.int64)  # per way: right, wrong
@@ -59,7 +59,7 @@ def parts_more(deck: Deck, faces: Mapping[str, Image]) -> Deck:
             named = Counter(item.code for item in reader.read(frame) if item.code is not None)
             right = sum(min(n, shown[code]) for code, n in named.items())
             score[way] += (right, sum(named.values()) - right)
-    cards = TRIAL_FRAMES * hands * 7
+    cards = TRIAL_FRAMES * hands * CARDS_A_HAND
     if score[1, 0] - score[0, 0] >= TRIAL_GAIN * cards and score[1, 1] <= score[0, 1]:
         return tried
     return deck

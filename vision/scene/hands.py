@@ -61,6 +61,17 @@ def spread_poses(
     return poses
 
 
+# A table seats seven hands (six players and the dealer) of seven cards each.
+SEATS = 7
+CARDS_A_HAND = 7
+
+
+def most_hands(faces: Mapping[str, Image]) -> int:
+    """How many hands of a full table (``SEATS`` at most) ``faces`` deal without a card
+    twice: a deck learned from fewer faces (a few faces refused) deals fewer."""
+    return min(SEATS, len(faces) // CARDS_A_HAND)
+
+
 def table_scene(
     faces: Mapping[str, Image],
     rng: np.random.Generator,
@@ -89,7 +100,7 @@ def table_scene(
     mx, my = tilt * size[0] + 2, tilt * size[1] + 2
     within = (mx, my, size[0] - mx, size[1] - my)
     codes = list(faces)
-    need = hands * 7
+    need = hands * CARDS_A_HAND
     if need > len(codes):
         raise ValueError(f"{hands} hands need {need} cards, the deck has {len(codes)}")
     order = [codes[i] for i in rng.permutation(len(codes))[:need]]
