@@ -14,7 +14,6 @@ enough more cards right (``TRIAL_GAIN``) and none more wrongly.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Mapping
 
 import numpy as np
@@ -22,6 +21,7 @@ from numpy.typing import NDArray
 
 from ..scene.hands import CARDS_A_HAND, most_hands, table_scene
 from .deck import Deck
+from .evaluate import Tally
 from .reader import CardReader
 
 Image = NDArray[np.uint8]
@@ -50,16 +50,14 @@ def parts_more(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     hands = most_hands(faces)
     if hands == 0:
         return deck
-    score = np.zeros((2, 2), np.int64)  # per way: right, wrong
+    tallies = (Tally(), Tally())
     readers = (CardReader(deck), CardReader(tried))
     for k in range(TRIAL_FRAMES):
         frame, placed = table_scene(faces, np.random.default_rng(TRIAL_SEED + k), hands=hands)
-        shown = Counter(p.label for p in placed)
-        for way, reader in enumerate(readers):
-            named = Counter(item.code for item in reader.read(frame) if item.code is not None)
-            right = sum(min(n, shown[code]) for code, n in named.items())
-            score[way] += (right, sum(named.values()) - right)
+        for tally, reader in zip(tallies, readers, strict=True):
+            tally.add(reader.read(frame), placed, k)
+    before, after = tallies
     cards = TRIAL_FRAMES * hands * CARDS_A_HAND
-    if score[1, 0] - score[0, 0] >= TRIAL_GAIN * cards and score[1, 1] <= score[0, 1]:
+    if after.right - before.right >= TRIAL_GAIN * cards and after.wrong <= before.wrong:
         return tried
     return deck
