@@ -50,3 +50,13 @@ def test_a_compact_blob_and_a_stroke_are_left_whole() -> None:
     cv2.ellipse(deep, (55, 30), (5, 8), 0, 0, 360, 255, -1)  # a lone glyph 1.6 as tall
     cv2.rectangle(deep, (20, 45), (27, 70), 255, -1)  # a bar as long, of one width
     assert _pieces(deep) == 3
+
+
+def test_a_rank_narrowing_between_strokes_is_left_whole() -> None:
+    """An "8" of hairline strokes narrows where its bowls cross as an index at its neck,
+    but neither half is a suit's solid body."""
+    deep = np.zeros((80, 80), np.uint8)
+    cv2.ellipse(deep, (40, 30), (5, 6), 0, 0, 360, 255, 1)
+    cv2.ellipse(deep, (40, 41), (6, 7), 0, 0, 360, 255, 1)
+    assert label(deep)[0] - 1 == 1
+    assert _pieces(deep) == 1

@@ -364,6 +364,13 @@ WAIST_SHARE = 0.45
 # Each side keeps at least WAIST_AREA of the deep ink: a suit beside its rank is a third or
 # more of an index's ink; a smaller side is a glyph's tail, not a glyph.
 WAIST_AREA = 0.2
+# One side at least is a suit's solid body: it holds deep ink the erosion by a disk of
+# WAIST_SOLID pixels' radius keeps (an index suit on the table camera's cards is 2-4 deep,
+# a rank's stroke 1-2: ``PIP_DEPTH``). A rank's own waist (an "8"'s or a "3"'s middle, a
+# "6"'s stem over its bowl, between strokes as wide as the sides' widest rows) parts two
+# halves of strokes, neither solid, and is left whole.
+WAIST_SOLID = 2
+_WAIST_DISK = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * WAIST_SOLID + 1,) * 2)
 
 
 def waists(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image, limits: Limits
@@ -393,12 +400,14 @@ def waists(labels: NDArray[np.int32], stats: NDArray[np.int32], deep: Image, lim
     if len(chosen) == 0:
         return deep
     out = deep.copy()
-    _cut_waists(image, measures.stats, chosen, mx, my, np.cos(theta), np.sin(theta), out)
+    solid = np.asarray(cv2.erode(deep, _WAIST_DISK), np.uint8)
+    _cut_waists(image, measures.stats, chosen, mx, my, np.cos(theta), np.sin(theta), solid,
+                out)
     return out
 
 
 @numba.njit(cache=True, nogil=True)
-def _cut_waists(image, stats, chosen, mx, my, cos, sin, out):  # type: ignore[no-untyped-def]
+def _cut_waists(image, stats, chosen, mx, my, cos, sin, solid, out):  # type: ignore[no-untyped-def]
     """Clear in ``out`` the waist of each ``chosen`` component of ``image`` (labels,
     statistics ``stats``, centroids ``mx``, ``my``, axes ``cos``, ``sin``): ``waists``."""
     for d in chosen:
@@ -435,6 +444,15 @@ def _cut_waists(image, stats, chosen, mx, my, cos, sin, out):  # type: ignore[no
             continue
         if (width[:at].sum() < WAIST_AREA * total
                 or width[at + 2:].sum() < WAIST_AREA * total):
+            continue
+        body_below, body_above = False, False
+        for y in range(y0, y0 + h):
+            for x in range(x0, x0 + w):
+                if image[y, x] == d and solid[y, x]:
+                    b = int((x - mx[d]) * cos[d] + (y - my[d]) * sin[d] - lo)
+                    body_below |= b < at
+                    body_above |= b > at + 1
+        if not (body_below or body_above):
             continue
         for y in range(y0, y0 + h):
             for x in range(x0, x0 + w):
