@@ -12,7 +12,8 @@ meets this often (``calibrate.SPLIT_LEAST``) also offers the candidates of such 
 split where the deeper ink parts them (``find_groups``); calibration's samples also split
 them where their shape narrows between two solid glyphs (``Limits.necks``: a small index
 suit touching the pip beside it, as dark as ink at the neck), and the reader parts a thin
-glyph joined to a large solid pip from the pip's body (``Limits.pips``). A glyph joined
+glyph joined to a large solid pip from the pip's body (``Limits.pips``) and a rank over
+its suit at the waist between them (``Limits.waists``). A glyph joined
 to the card's thick printed outline is cut from it where a deck needs it (``Limits.bays``).
 Every candidate gets its centroid, principal axis and spread from pixel moments, all
 computed at once with numpy.

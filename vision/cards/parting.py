@@ -6,6 +6,8 @@ or picture frame beside it) blur into one mark. The deeper ink (``ink.DEEP_RATIO
 those whose neck is fainter than their strokes (``parts``); calibration's samples also cut
 them where their shape narrows between two solid glyphs (``necks``: a small index suit
 touching the pip beside it, as dark as ink at the neck). Where the reader asks for it
+(``ink.Limits.waists``), a mark shaped like a rank over its suit, its deep ink one piece, is
+cut where it narrows between them (``waists``); where it asks for that too
 (``ink.Limits.pips``), a thin glyph joined to a large solid pip is parted from the pip's
 body (``pips``). ``markish`` is what size a mark has, shared with ``ink``.
 """
@@ -370,6 +372,9 @@ WAIST_AREA = 0.2
 # "6"'s stem over its bowl, between strokes as wide as the sides' widest rows) parts two
 # halves of strokes, neither solid, and is left whole.
 WAIST_SOLID = 2
+# A piece shorter than WAIST_LENGTH pixels along its axis has no room for two glyphs of a
+# mark's least height (``Limits.mark_min``, 3) beside the band of two pixels cleared.
+WAIST_LENGTH = 6
 _WAIST_DISK = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * WAIST_SOLID + 1,) * 2)
 
 
@@ -420,7 +425,7 @@ def _cut_waists(image, stats, chosen, mx, my, cos, sin, solid, out):  # type: ig
                     lo = min(lo, t)
                     hi = max(hi, t)
         bins = int(hi - lo) + 1
-        if bins < 6:
+        if bins < WAIST_LENGTH:
             continue
         width = np.zeros(bins, np.int64)
         for y in range(y0, y0 + h):
