@@ -12,7 +12,8 @@ meets this often (``calibrate.SPLIT_LEAST``) also offers the candidates of such 
 split where the deeper ink parts them (``find_groups``); calibration's samples also split
 them where their shape narrows between two solid glyphs (``Limits.necks``: a small index
 suit touching the pip beside it, as dark as ink at the neck), and the reader parts a thin
-glyph joined to a large solid pip from the pip's body (``Limits.pips``). A glyph joined
+glyph joined to a large solid pip from the pip's body (``Limits.pips``) and a rank over
+its suit at the waist between them (``Limits.waists``). A glyph joined
 to the card's thick printed outline is cut from it where a deck needs it (``Limits.bays``).
 Every candidate gets its centroid, principal axis and spread from pixel moments, all
 computed at once with numpy.
@@ -33,7 +34,7 @@ from .bays import bays_of
 from .channels import darkest
 from .link import LINK, candidates, link_marks, shape
 from .measure import clear_reaching, filled, label, opened
-from .parting import markish, near, necks, pips
+from .parting import markish, near, necks, pips, waists
 from .parting import parts as parts_of
 
 Image = NDArray[np.uint8]
@@ -96,6 +97,10 @@ class Limits:
     # marks offers many more candidates (a picture's pieces), and made kde-standard read its
     # Qc surely as Qs.
     courts: bool = False
+    # Part an index's rank and suit blurred into one mark where it narrows along its length
+    # (``parting.waists``): the reader's, where the deck splits marks; calibration's samples
+    # are found without, so a deck learns as before.
+    waists: bool = False
     elongation: tuple[float, float] = (1.25, 7.0)
 
 
@@ -288,6 +293,8 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
         deep = necks(labels, stats, deep, limits)
     if deep is not None and limits.pips:
         deep = pips(labels, stats, deep, big, limits.courts)
+    if deep is not None and limits.waists:
+        deep = waists(labels, stats, deep, limits)
     parts = None if deep is None else parts_of(labels, count, big, deep, limits)
     first = count
     origin = np.zeros(0, np.int64)

@@ -157,7 +157,7 @@ class CardReader:
         self.second_look = second_look  # look again at the empty places of spreads
         self.limits = Limits(link=deck.link, sharpen=max(deck.sharpen, READ_SHARPEN),
                              split=deck.split, bays=deck.bays, pips=deck.pips,
-                             courts=deck.courts)
+                             courts=deck.courts, waists=deck.split)
         self._code_at = {c: k for k, c in enumerate(deck.codes)}
         # The strip faces that show a mark where the others print their index: their
         # templates, upright and turned (``corner_marks.learn_marks``).
