@@ -21,6 +21,7 @@ from tests.vision.conftest import (
     starred_deck,
 )
 from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize, strips
+from vision.cards import deck as deck_module
 from vision.cards.calibrate import (
     SHARPEN,
     THIN,
@@ -95,6 +96,32 @@ def test_a_deck_without_the_fine_cut_loads_and_older_versions_are_refused(
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     with pytest.raises(CalibrationError, match=r"version 4, expected 'paigow-deck' version 3$"):
         Deck.load(path)
+
+
+def test_a_save_that_fails_leaves_the_old_calibration_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck is written beside its path and renamed over it: another process loading the
+    path meanwhile, or after a save that failed, finds the old calibration whole, and no
+    staging file stays."""
+    path = tmp_path / "deck.npz"
+    deck("2color").save(path)
+    before = path.read_bytes()
+
+    def refused(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(deck_module.os, "replace", refused)
+    with pytest.raises(CalibrationError, match="disk full"):
+        deck("4color").save(path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.npz"]
+
+
+def test_a_save_that_cannot_write_names_the_path_and_leaves_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "missing" / "deck.npz"
+    with pytest.raises(CalibrationError, match=r"cannot write deck calibration .*missing"):
+        deck("2color").save(path)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_deck_saved_before_sharpening_reads_unsharpened(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,8 +117,19 @@ class Deck:
             **self.ranks.arrays("rank"), **self.suits.arrays("suit"), **fine,
         }
         np.savez_compressed(buf, allow_pickle=False, **arrays)
+        # Written beside the target and renamed over it: a process loading the path meanwhile
+        # (a second service calibrating the same deck into a shared cache) sees the old file
+        # or the new one whole, never a part.
+        target = Path(path)
         try:
-            Path(path).write_bytes(buf.getvalue())
+            fd, staging = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(buf.getvalue())
+                os.replace(staging, target)
+            except OSError:
+                Path(staging).unlink(missing_ok=True)
+                raise
         except OSError as err:
             raise CalibrationError(f"cannot write deck calibration {str(path)!r}: {err}") from err
 
