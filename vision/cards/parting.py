@@ -5,11 +5,11 @@ Glyphs printed a pixel or two apart (a small index's rank and suit, or the index
 or picture frame beside it) blur into one mark. The deeper ink (``ink.DEEP_RATIO``) parts
 those whose neck is fainter than their strokes (``parts``); calibration's samples also cut
 them where their shape narrows between two solid glyphs (``necks``: a small index suit
-touching the pip beside it, as dark as ink at the neck). Where the reader asks for it
-(``ink.Limits.waists``), a mark shaped like a rank over its suit, its deep ink one piece, is
-cut where it narrows between them (``waists``); where it asks for that too
-(``ink.Limits.pips``), a thin glyph joined to a large solid pip is parted from the pip's
-body (``pips``). ``markish`` is what size a mark has, shared with ``ink``.
+touching the pip beside it, as dark as ink at the neck). Where the reader asks for them, a
+thin glyph joined to a large solid pip is parted from the pip's body (``pips``,
+``ink.Limits.pips``), and a mark shaped like a rank over its suit, its deep ink one piece,
+is cut where it narrows between them (``waists``, ``ink.Limits.waists``). ``markish`` is
+what size a mark has, shared with ``ink``.
 """
 
 from __future__ import annotations
@@ -346,7 +346,7 @@ def _glyphs_ring(ink: NDArray[np.bool_], body: NDArray[np.bool_]) -> NDArray[np.
 
 
 # An index's rank and suit blurred into one mark whose neck is as dark as ink (Aguilar's 6h
-# turned, the heart's point touching the top of the "6"; Tigullio's 2h) keep their deep
+# turned, the heart's point touching the top of the "6"; Dondorf's small clubs) keep their deep
 # ink in one piece, and a rank's strokes are thinner than ``necks`` keeps: they are parted
 # where the mark narrows along its length instead (``waists``). Only a mark shaped like an
 # index is measured: its deep ink's spread along its principal axis WAIST_ELONGATION times
