@@ -417,22 +417,27 @@ def _cut_waists(image, stats, chosen, mx, my, cos, sin, solid, out):  # type: ig
     statistics ``stats``, centroids ``mx``, ``my``, axes ``cos``, ``sin``): ``waists``."""
     for d in chosen:
         x0, y0, w, h = stats[d, 0], stats[d, 1], stats[d, 2], stats[d, 3]
+        # Each pixel's place along the axis, once: -inf where the piece is not.
+        along = np.full((h, w), -np.inf)
         lo, hi = np.inf, -np.inf
         for y in range(y0, y0 + h):
             for x in range(x0, x0 + w):
                 if image[y, x] == d:
                     t = (x - mx[d]) * cos[d] + (y - my[d]) * sin[d]
-                    lo = min(lo, t)
-                    hi = max(hi, t)
+                    along[y - y0, x - x0] = t
+                    lo, hi = min(lo, t), max(hi, t)
         bins = int(hi - lo) + 1
         if bins < WAIST_LENGTH:
             continue
+        # Each pixel's bin (-1 where the piece is not) and the piece's width in each bin.
+        bin_of = np.full((h, w), -1, np.int64)
         width = np.zeros(bins, np.int64)
-        for y in range(y0, y0 + h):
-            for x in range(x0, x0 + w):
-                if image[y, x] == d:
-                    t = (x - mx[d]) * cos[d] + (y - my[d]) * sin[d]
-                    width[int(t - lo)] += 1
+        for v in range(h):
+            for u in range(w):
+                if along[v, u] > -np.inf:
+                    b = int(along[v, u] - lo)
+                    bin_of[v, u] = b
+                    width[b] += 1
         total = width.sum()
         first = max(int(WAIST_BAND * bins), 1)
         last = min(int((1.0 - WAIST_BAND) * bins), bins - 2)
@@ -450,19 +455,15 @@ def _cut_waists(image, stats, chosen, mx, my, cos, sin, solid, out):  # type: ig
         if (width[:at].sum() < WAIST_AREA * total
                 or width[at + 2:].sum() < WAIST_AREA * total):
             continue
-        body_below, body_above = False, False
-        for y in range(y0, y0 + h):
-            for x in range(x0, x0 + w):
-                if image[y, x] == d and solid[y, x]:
-                    b = int((x - mx[d]) * cos[d] + (y - my[d]) * sin[d] - lo)
-                    body_below |= b < at
-                    body_above |= b > at + 1
-        if not (body_below or body_above):
+        body = False
+        for v in range(h):
+            for u in range(w):
+                b = bin_of[v, u]
+                if b >= 0 and solid[y0 + v, x0 + u] and (b < at or b > at + 1):
+                    body = True
+        if not body:
             continue
-        for y in range(y0, y0 + h):
-            for x in range(x0, x0 + w):
-                if image[y, x] == d:
-                    t = (x - mx[d]) * cos[d] + (y - my[d]) * sin[d]
-                    b = int(t - lo)
-                    if b == at or b == at + 1:
-                        out[y, x] = 0
+        for v in range(h):
+            for u in range(w):
+                if bin_of[v, u] == at or bin_of[v, u] == at + 1:
+                    out[y0 + v, x0 + u] = 0
