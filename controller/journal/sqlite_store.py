@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,6 +62,11 @@ class SqliteBackend(Backend):
         try:
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                          timeout=BUSY_TIMEOUT_S)
+            # The one connection is shared by the threads of a process (the dealer display's
+            # workers read while the round writes): a transaction holds it whole, and closing
+            # waits for the transaction under way, since CPython's sqlite3 crashes the process
+            # when a connection closes beneath another thread's cursor.
+            self._using = threading.RLock()
             mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             self._conn.execute("PRAGMA synchronous=FULL")
             if create:
@@ -83,17 +89,18 @@ class SqliteBackend(Backend):
 
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[Cursor]:
-        cur = self._conn.cursor()
-        cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            yield cur
-        except BaseException:
-            cur.execute("ROLLBACK")
-            raise
-        else:
-            cur.execute("COMMIT")
-        finally:
-            cur.close()
+        with self._using:
+            cur = self._conn.cursor()
+            cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield cur
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            else:
+                cur.execute("COMMIT")
+            finally:
+                cur.close()
 
     def _row(self, raw: Sequence[Any]) -> Row:
         row = Row(*raw)
@@ -108,7 +115,8 @@ class SqliteBackend(Backend):
         """Close the file (the WAL is checkpointed by SQLite when the last connection closes)
         and let the next writer in."""
         try:
-            self._conn.close()
+            with self._using:
+                self._conn.close()
         finally:
             if self._writer is not None:
                 self._writer.release()
