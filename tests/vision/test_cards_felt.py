@@ -1,5 +1,6 @@
 """The felt's colour test in 8-bit planes (``felt._at_least``) against the float32 one it
-replaced: the same pixels pass it."""
+replaced: the same pixels pass it; and the felt is of one colour, so a picture printed to
+its card's edge is not felt (``felt.FELT_CHROMA``)."""
 
 from __future__ import annotations
 
@@ -46,5 +47,27 @@ def test_the_felt_is_as_the_float32_test_found_it(seed: int, h: int, w: int) -> 
     wide = np.asarray(cv2.morphologyEx(cv2.bitwise_not(small), cv2.MORPH_OPEN,
                                        np.ones((felt_module.OPEN, felt_module.OPEN), np.uint8)),
                       np.uint8)
-    reference = reaching_border(wide).view(np.bool_)
-    assert np.array_equal(Felt(paper, frame)._felt, reference)
+    ground = reaching_border(wide)
+    step = felt_module.SAMPLE
+    sample = ground[::step, ::step] > 0
+    if sample.any():
+        # ... and of the ground's colour: Lab's a and b each near their median there.
+        lab = cv2.cvtColor(seen, cv2.COLOR_BGR2Lab).astype(np.float64)
+        centre = np.median(lab[::step, ::step][sample][:, 1:], axis=0)
+        near = (np.abs(lab[..., 1:] - centre) <= felt_module.FELT_CHROMA).all(axis=-1)
+        ground = reaching_border(np.where(near & (ground > 0), 255, 0).astype(np.uint8))
+    assert np.array_equal(Felt(paper, frame)._felt, ground.view(np.bool_))
+
+
+def test_a_picture_printed_to_its_cards_edge_is_not_felt() -> None:
+    frame = np.full((120, 160, 3), (40, 110, 30), np.uint8)  # green felt
+    frame[20:100, 40:120] = 250  # a card
+    frame[30:100, 60:110] = (160, 40, 30)  # its blue picture, reaching the card's edge
+    paper = np.where(frame.min(axis=2) > 200, 255, 0).astype(np.uint8)
+    felt = Felt(paper, frame)
+    picture, ground = (80, 60), (10, 10)
+    assert felt.under(np.array([ground[0], picture[0]], np.float64),
+                      np.array([ground[1], picture[1]], np.float64), False).tolist() == [
+        True, False]
+    # Not paper, it would be felt by that alone: it reaches the felt.
+    assert Felt(paper)._felt[picture[1] // felt_module.SHRINK, picture[0] // felt_module.SHRINK]

@@ -36,6 +36,13 @@ GREY = 0.75
 # short of a half, lifts a quarter (and more) past the half-way mark and leaves a whole product
 # where it is (every pair of channels checked, ``tests/vision/test_cards_felt.py``).
 CEIL = 0.495
+# The felt is also of the felt's own colour: the parts of the frame's ground whose Lab a or b
+# (8-bit) differs from the ground's median by more than this are no felt. A court's
+# picture printed to its card's edge touches the felt through the edge line and would
+# otherwise be taken for felt with it; the felt's own shading, shadows and grain stay within
+# this of its median.
+FELT_CHROMA = 24.0
+SAMPLE = 4  # the median taken over every fourth row and column: the felt is broad and even
 
 
 def _at_least(brightest: Image) -> Image:
@@ -43,6 +50,21 @@ def _at_least(brightest: Image) -> Image:
     brightest`` rounded up, by one OpenCV pass over 8-bit planes (the same test as in
     float32 planes, at a quarter of the cost)."""
     return np.asarray(cv2.convertScaleAbs(brightest, alpha=GREY, beta=CEIL), np.uint8)
+
+
+def _felt_coloured(seen: Image, felt: Image) -> Image:
+    """255 where the colour of ``seen`` (BGR) has Lab's a and b each within ``FELT_CHROMA``
+    of their median over the pixels ``felt`` (non-zero) of every ``SAMPLE``-th row and
+    column, 0 elsewhere."""
+    lab = np.asarray(cv2.cvtColor(seen, cv2.COLOR_BGR2Lab), np.uint8)
+    sample = lab[::SAMPLE, ::SAMPLE][felt[::SAMPLE, ::SAMPLE] > 0]
+    if len(sample) == 0:
+        return np.full(felt.shape, 255, np.uint8)
+    centre = np.median(sample[:, 1:], axis=0)
+    # Whole bounds, so that inRange's test is |value - median| <= FELT_CHROMA exactly.
+    lo = np.ceil(centre - FELT_CHROMA).tolist()
+    hi = np.floor(centre + FELT_CHROMA).tolist()
+    return np.asarray(cv2.inRange(lab, (0.0, *lo), (255.0, *hi)), np.uint8)
 
 
 class Felt:
@@ -62,7 +84,11 @@ class Felt:
                                            np.ones((OPEN, OPEN), np.uint8)), np.uint8)
         # The parts of ``wide`` (4-connected) that reach the border, found by runs in one
         # compiled pass, cheaper than OpenCV's labels and a lookup.
-        self._felt = reaching_border(wide).view(np.bool_)
+        felt = reaching_border(wide)
+        if frame is not None and felt.any():
+            wide = cv2.bitwise_and(felt, _felt_coloured(seen, felt))
+            felt = reaching_border(wide)
+        self._felt = felt.view(np.bool_)
 
     def share(self, points: NDArray[np.float64], outside: bool | NDArray[np.bool_]
               ) -> NDArray[np.float64]:
