@@ -48,13 +48,18 @@ def test_the_felt_is_as_the_float32_test_found_it(seed: int, h: int, w: int) -> 
                                        np.ones((felt_module.OPEN, felt_module.OPEN), np.uint8)),
                       np.uint8)
     ground = reaching_border(wide)
-    step = felt_module.SAMPLE
-    sample = ground[::step, ::step] > 0
+    step, coarse = felt_module.SAMPLE, felt_module.COARSE
+    tiny = (max(seen.shape[1] // coarse, 1), max(seen.shape[0] // coarse, 1))
+    lab = cv2.cvtColor(cv2.resize(seen, tiny, interpolation=cv2.INTER_AREA),
+                       cv2.COLOR_BGR2Lab).astype(np.float64)
+    sample = cv2.resize(ground, tiny, interpolation=cv2.INTER_NEAREST)[::step, ::step] > 0
     if sample.any():
-        # ... and of the ground's colour: Lab's a and b each near their median there.
-        lab = cv2.cvtColor(seen, cv2.COLOR_BGR2Lab).astype(np.float64)
+        # ... and of the ground's colour, told at a coarser size: Lab's a and b each near
+        # their median there.
         centre = np.median(lab[::step, ::step][sample][:, 1:], axis=0)
         near = (np.abs(lab[..., 1:] - centre) <= felt_module.FELT_CHROMA).all(axis=-1)
+        near = cv2.resize(near.astype(np.uint8), ground.shape[::-1],
+                          interpolation=cv2.INTER_NEAREST) > 0
         ground = reaching_border(np.where(near & (ground > 0), 255, 0).astype(np.uint8))
     assert np.array_equal(Felt(paper, frame)._felt, ground.view(np.bool_))
 

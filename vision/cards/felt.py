@@ -42,7 +42,11 @@ CEIL = 0.495
 # otherwise be taken for felt with it; the felt's own shading, shadows and grain stay within
 # this of its median.
 FELT_CHROMA = 24.0
-SAMPLE = 4  # the median taken over every fourth row and column: the felt is broad and even
+# Colour is told at a quarter of the frame's size (``COARSE`` times the felt's shrinking),
+# its median over every other row and column: the felt is broad and even, and a court's
+# picture many pixels wide at that size.
+COARSE = 2
+SAMPLE = 2
 
 
 def _at_least(brightest: Image) -> Image:
@@ -53,18 +57,23 @@ def _at_least(brightest: Image) -> Image:
 
 
 def _felt_coloured(seen: Image, felt: Image) -> Image:
-    """255 where the colour of ``seen`` (BGR) has Lab's a and b each within ``FELT_CHROMA``
-    of their median over the pixels ``felt`` (non-zero) of every ``SAMPLE``-th row and
-    column, 0 elsewhere."""
-    lab = np.asarray(cv2.cvtColor(seen, cv2.COLOR_BGR2Lab), np.uint8)
-    sample = lab[::SAMPLE, ::SAMPLE][felt[::SAMPLE, ::SAMPLE] > 0]
+    """255 where the colour of ``seen`` (BGR), shrunk ``COARSE`` times more, has Lab's a and b
+    each within ``FELT_CHROMA`` of their median over the pixels ``felt`` (non-zero) of every
+    ``SAMPLE``-th row and column of it, 0 elsewhere; at the size of ``seen``."""
+    h, w = felt.shape
+    small = (max(w // COARSE, 1), max(h // COARSE, 1))
+    lab = np.asarray(cv2.cvtColor(cv2.resize(seen, small, interpolation=cv2.INTER_AREA),
+                                  cv2.COLOR_BGR2Lab), np.uint8)
+    ground = np.asarray(cv2.resize(felt, small, interpolation=cv2.INTER_NEAREST), np.uint8)
+    sample = lab[::SAMPLE, ::SAMPLE][ground[::SAMPLE, ::SAMPLE] > 0]
     if len(sample) == 0:
         return np.full(felt.shape, 255, np.uint8)
     centre = np.median(sample[:, 1:], axis=0)
     # Whole bounds, so that inRange's test is |value - median| <= FELT_CHROMA exactly.
     lo = np.ceil(centre - FELT_CHROMA).tolist()
     hi = np.floor(centre + FELT_CHROMA).tolist()
-    return np.asarray(cv2.inRange(lab, (0.0, *lo), (255.0, *hi)), np.uint8)
+    near = cv2.inRange(lab, (0.0, *lo), (255.0, *hi))
+    return np.asarray(cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
 
 
 class Felt:
