@@ -95,7 +95,7 @@ class Felt:
         # compiled pass, cheaper than OpenCV's labels and a lookup.
         felt = reaching_border(wide)
         if frame is not None and felt.any():
-            wide = cv2.bitwise_and(felt, _felt_coloured(seen, felt))
+            wide = np.asarray(cv2.bitwise_and(felt, _felt_coloured(seen, felt)), np.uint8)
             felt = reaching_border(wide)
         self._felt = felt.view(np.bool_)
 
