@@ -4,8 +4,10 @@ What is not paper (``ink.dark_and_paper``) is the felt and the ink of the cards 
 the two touch: a pip or a picture touching a card's edge line is tied to the felt by it (so
 the cards mask of ``ink.masks``, paper outlines filled, leaves such marks out). Opened with
 a square ``OPEN`` pixels wide, at half size, the thin lines break and the marks stand
-apart; the parts left that reach the frame's border are the felt. A card read where it
-would lie on the felt is no card (``reader``). Cards read right hardly ever lie on this
+apart; the parts left that reach the frame's border are the felt, less those not of the
+felt's own colour (``FELT_CHROMA``): a court's picture printed to its card's edge reaches the
+felt through the edge line, and is no felt. A card read where it would lie on the felt is no
+card (``reader``). Cards read right hardly ever lie on this
 felt, where many lie outside the cards mask of ``ink.masks``, so it is the one to test
 against (figures in ``docs/benchmarks.md``).
 """
