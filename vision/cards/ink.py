@@ -34,8 +34,9 @@ from .bays import bays_of
 from .channels import darkest
 from .link import LINK, candidates, link_marks, shape
 from .measure import clear_reaching, filled, label, opened
-from .parting import markish, near, necks, pips, waists
+from .parting import markish, near, necks, pips
 from .parting import parts as parts_of
+from .waists import waists
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -98,7 +99,7 @@ class Limits:
     # Qc surely as Qs.
     courts: bool = False
     # Part an index's rank and suit blurred into one mark where it narrows along its length
-    # (``parting.waists``): the reader's, where the deck splits marks; calibration's samples
+    # (``waists``): the reader's, where the deck splits marks; calibration's samples
     # are found without, so a deck learns as before.
     waists: bool = False
     elongation: tuple[float, float] = (1.25, 7.0)

@@ -1,4 +1,4 @@
-"""Marks parted at their waist (``parting.waists``): two glyph-like blobs, a rank over a
+"""Marks parted at their waist (``waists.waists``): two glyph-like blobs, a rank over a
 suit, joined by a neck as dark as ink are parted there, slanted too, and a single compact
 blob (a lone glyph), or a long stroke narrowing nowhere, is left whole."""
 
@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from vision.cards.ink import Limits
 from vision.cards.measure import label
-from vision.cards.parting import waists
+from vision.cards.waists import waists
 
 Image = NDArray[np.uint8]
 
