@@ -11,6 +11,7 @@ import itertools
 import math
 from collections import Counter
 
+import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from vision.cards.link import (
     REACH_MIN,
     SIMILAR,
     SIMILAR_ACROSS,
+    SIMILAR_LOOSE,
     Links,
     candidates,
     link_marks,
@@ -51,9 +53,11 @@ def _marks(seed: int, n: int) -> tuple[np.ndarray, ...]:
 
 
 def _rules(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, cut: np.ndarray,
-           moments: np.ndarray, link: float) -> tuple[dict[tuple[int, int], bool], list[int]]:
-    """The joined pairs (mark, mark) with whether each joins along the axis, and each
-    mark's group, by the rules written out for one pair at a time, over every pair."""
+           moments: np.ndarray, link: float
+           ) -> tuple[dict[tuple[int, int], bool], list[int], set[tuple[int, int]]]:
+    """The joined pairs (mark, mark) with whether each joins along the axis, each mark's
+    group, and the loose pairs (one over the other, alike in size only within
+    ``SIMILAR_LOOSE``), by the rules written out for one pair at a time, over every pair."""
     _, cx, cy, theta, major, minor = shape(moments)
     elong = major / np.maximum(minor, 1e-6)
     n = len(x)
@@ -69,6 +73,7 @@ def _rules(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, cut: np.n
 
     line = [False] * n
     pairs: dict[tuple[int, int], bool] = {}
+    loose: set[tuple[int, int]] = set()
     for i, a in enumerate(order):
         for b in order[i + 1:]:
             dx, dy = cx[b] - cx[a], cy[b] - cy[a]
@@ -91,9 +96,13 @@ def _rules(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, cut: np.n
             reach = max((ALONG if along else link) * small, REACH_MIN)
             alike = SIMILAR_ACROSS if not along and elong[ref] >= 1.25 else SIMILAR
             allowed = not (cut[a] or cut[b]) or (along and cut[a] != cut[b])
-            if gap(a, b) <= reach and max(size[a], size[b]) <= alike * small and allowed:
-                pairs[(a, b)] = along
+            if gap(a, b) <= reach and allowed:
+                if max(size[a], size[b]) <= alike * small:
+                    pairs[(a, b)] = along
+                elif along and max(size[a], size[b]) <= SIMILAR_LOOSE * small:
+                    loose.add((a, b))
     pairs = {p: v for p, v in pairs.items() if not (line[p[0]] or line[p[1]])}
+    loose = {p for p in loose if not (line[p[0]] or line[p[1]])}
     # Groups: marks connected by joins, numbered by their leftmost marks' order.
     root = list(range(n))
 
@@ -108,7 +117,7 @@ def _rules(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, cut: np.n
     for i, k in enumerate(order):
         leftmost.setdefault(find(k), i)
     numbers = sorted(set(leftmost.values()))
-    return pairs, [numbers.index(leftmost[find(k)]) for k in range(n)]
+    return pairs, [numbers.index(leftmost[find(k)]) for k in range(n)], loose
 
 
 @settings(max_examples=60, deadline=None)
@@ -117,11 +126,12 @@ def _rules(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, cut: np.n
 def test_marks_join_as_the_rules_say_pair_by_pair(seed: int, n: int, link: float) -> None:
     x, y, w, h, cut, moments = _marks(seed, n)
     links = link_marks(x, y, w, h, cut, moments, link)
-    pairs, groups = _rules(x, y, w, h, cut, moments, link)
+    pairs, groups, loose = _rules(x, y, w, h, cut, moments, link)
     got = {(int(a), int(b)): bool(v)
            for a, b, v in zip(links.pa, links.pb, links.along, strict=True)}
     assert got == pairs
     assert links.group_of.tolist() == groups
+    assert set(zip(links.loose_a.tolist(), links.loose_b.tolist(), strict=True)) == loose
 
 
 def test_no_marks_no_links() -> None:
@@ -160,7 +170,9 @@ def _offered_by_the_rules(links: Links, most: int) -> list[tuple[int, ...]]:
         for e, f in itertools.combinations(around, 2):
             if any(frozenset(p) in over for p in ((mid, e), (mid, f), (e, f))):
                 out.append(tuple(sorted((mid, e, f))))
-    return list(dict.fromkeys(out))
+    out = list(dict.fromkeys(out))
+    return out + [tuple(sorted(p)) for p in zip(links.loose_a.tolist(), links.loose_b.tolist(),
+                                                strict=True)]
 
 
 @settings(max_examples=80, deadline=None)
@@ -180,3 +192,34 @@ def test_candidates_are_the_groups_and_the_subsets_the_rules_offer(seed: int, n:
     got = [tuple(members[owners == k].tolist()) for k in range(groups, len(parent))]
     assert got == _offered_by_the_rules(links, most)
     assert parent.tolist() == list(range(groups)) + [int(links.group_of[s[0]]) for s in got]
+
+
+def _drawn(shapes: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Boxes, cut flags and moments of filled polygons drawn apart, as ``link_marks``
+    takes them."""
+    boxes, moments = [], []
+    for pts in shapes:
+        mask = np.zeros((80, 80), np.uint8)
+        cv2.fillPoly(mask, [pts.astype(np.int32)], 255)
+        ys, xs = np.nonzero(mask)
+        px, py = xs.astype(float), ys.astype(float)
+        boxes.append((xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1))
+        moments.append([len(xs), px.sum(), py.sum(), (px * px).sum(), (py * py).sum(),
+                        (px * py).sum()])
+    x, y, w, h = (np.array(c, np.int32) for c in zip(*boxes, strict=True))
+    return x, y, w, h, np.zeros(len(shapes), np.bool_), np.array(moments, np.float64)
+
+
+RANK = np.array([[10, 3], [18, 3], [18, 26], [10, 26]])  # a tall rank
+DIAMOND = np.array([[14, 29], [18, 33], [14, 37], [10, 33]])  # a blurred small suit under it
+
+
+def test_a_small_suit_under_a_tall_rank_is_offered_as_a_pair_of_its_own() -> None:
+    x, y, w, h, cut, moments = _drawn([RANK, DIAMOND])
+    suit, rank = max(w[1], h[1]), max(w[0], h[0])
+    assert SIMILAR * suit < rank <= SIMILAR_LOOSE * suit  # too unlike for a group only
+    links = link_marks(x, y, w, h, cut, moments, 0.3)
+    assert links.group_of.tolist() == [0, 1]  # in no group together
+    members, owners, _ = candidates(links, 6)
+    assert [members[owners == k].tolist() for k in range(2, owners.max() + 1)] == [[0, 1]]
+

@@ -4,8 +4,10 @@ Marks (connected components, with their pixel moments) join when close for their
 above the other along the long axis of the more elongated one (rank over suit) within
 ``ALONG`` times the smaller size; side by side ("1" and "0" of a ten) only within the
 deck's ``link`` and when alike in size, so an index does not join the pips and pictures
-beside it. Pieces of one hairline (a card's edge) join nothing. Each group, and those of its
-parts that may be an index by themselves, is offered as a candidate (``candidates``).
+beside it. Pieces of one hairline (a card's edge) join nothing. Each group, and those of
+its parts that may be an index by themselves, is offered as a candidate (``candidates``);
+so is each pair of marks one over the other too unlike in size to join (a small suit
+blurred under a tall rank), joining no group.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ ALONG_COS = 0.76  # "over": within 40 degrees of the long axis
 LINK = 0.3  # default: marks join when their boxes are closer than this times the smaller height
 REACH_MIN = 1.5  # ... or than this many pixels
 SIMILAR = 2.5  # rank over suit: the larger at most this times the smaller
+# ... or, offered as a pair only (``Links.loose_a``), up to this: a small suit with sharp
+# tips (a diamond) loses them to blur and shrinks far more than the tall rank above it, and
+# a wider bound in the groups would join ranks to the specks and pips about them.
+SIMILAR_LOOSE = 3.2
 SIMILAR_ACROSS = 1.4  # side by side ("1" and "0"): about the same size
 
 
@@ -46,12 +52,16 @@ def shape(m: F64) -> tuple[F64, F64, F64, F64, F64, F64]:
 class Links(NamedTuple):
     """How marks join: each mark's group number (``group_of``), and the pairs of marks
     joined (``pa``, ``pb``: mark numbers), each ``along`` the axis (one over the other) or
-    not (side by side, or two round marks)."""
+    not (side by side, or two round marks); and the pairs one over the other that are alike
+    in size only within ``SIMILAR_LOOSE`` (``loose_a``, ``loose_b``), which join no group
+    and are offered as pairs by themselves."""
 
     group_of: NDArray[np.int64]
     pa: NDArray[np.int64]
     pb: NDArray[np.int64]
     along: NDArray[np.bool_]
+    loose_a: NDArray[np.int64] = np.zeros(0, np.int64)
+    loose_b: NDArray[np.int64] = np.zeros(0, np.int64)
 
 
 def link_marks(
@@ -69,7 +79,7 @@ def link_marks(
     _, cx, cy, theta, major, minor = shape(moments)
     elong = major / np.maximum(minor, 1e-6)
     order = np.argsort(x, kind="stable")
-    pa, pb, along, label = _joins(
+    pa, pb, along, label, la, lb = _joins(
         order, x.astype(np.float64), y.astype(np.float64), w.astype(np.float64),
         h.astype(np.float64), cut.astype(np.bool_), cx, cy, np.cos(theta), np.sin(theta), elong,
         minor, float(link))
@@ -80,16 +90,17 @@ def link_marks(
     dense = np.cumsum(root)[label] - 1
     out = np.empty(len(x), np.int64)
     out[order] = dense
-    return Links(out, order[pa], order[pb], along)
+    return Links(out, order[pa], order[pb], along, order[la], order[lb])
 
 
 @numba.njit(cache=True, nogil=True)
 def _joins(order, x, y, w, h, cut, cx, cy, cos, sin, elong, minor, link):  # type: ignore[no-untyped-def]
     """The pairs of marks joined, as positions in ``order`` (marks by left edge), whether
     each joins along the axis, and each position's group as the least position joined to
-    it (see ``link_marks``). Each mark is paired with the marks after it (by left edge) that
-    start within its reach; every test is the float arithmetic of the numpy version it
-    replaced, in the same order, so the same pairs join."""
+    it (see ``link_marks``), and the loose pairs (``Links.loose_a``). Each mark is paired
+    with the marks after it (by left edge) that start within its reach; every test is the
+    float arithmetic of the numpy version it replaced, in the same order, so the same pairs
+    join."""
     n = len(order)
     x0 = np.empty(n)
     y0 = np.empty(n)
@@ -106,6 +117,7 @@ def _joins(order, x, y, w, h, cut, cx, cy, cos, sin, elong, minor, link):  # typ
     # join nothing, else they chain whole spreads into one group.
     line = np.zeros(n, np.bool_)
     found = []
+    loose = []
     for i in range(n):
         reach = max(wide * hh[i], REACH_MIN)
         limit = x1[i] + reach
@@ -135,8 +147,11 @@ def _joins(order, x, y, w, h, cut, cx, cy, cos, sin, elong, minor, link):  # typ
             like = max(hh[i], hh[j]) <= (
                 SIMILAR_ACROSS if not along and elong[ref] >= 1.25 else SIMILAR) * small
             allowed = not (cut[oa] or cut[ob]) or (along and cut[oa] != cut[ob])
-            if gap <= max(reach_ab, REACH_MIN) and like and allowed:
-                found.append((i, j, along))
+            if gap <= max(reach_ab, REACH_MIN) and allowed:
+                if like:
+                    found.append((i, j, along))
+                elif along and max(hh[i], hh[j]) <= SIMILAR_LOOSE * small:
+                    loose.append((i, j))
     pa = np.empty(len(found), np.int64)
     pb = np.empty(len(found), np.int64)
     pair_along = np.empty(len(found), np.bool_)
@@ -159,7 +174,14 @@ def _joins(order, x, y, w, h, cut, cx, cy, cos, sin, elong, minor, link):  # typ
             label[ra] = rb
     for i in range(n):
         label[i] = label[label[i]]
-    return pa[:kept], pb[:kept], pair_along[:kept], label
+    la = np.empty(len(loose), np.int64)
+    lb = np.empty(len(loose), np.int64)
+    nloose = 0
+    for i, j in loose:
+        if not (line[i] or line[j]):
+            la[nloose], lb[nloose] = i, j
+            nloose += 1
+    return pa[:kept], pb[:kept], pair_along[:kept], label, la[:nloose], lb[:nloose]
 
 
 def candidates(links: Links, most: int
@@ -179,12 +201,18 @@ def candidates(links: Links, most: int
     index best. Subsets come in a fixed order (the small groups' in
     group order, each group's pairs then triples in lexicographic order of their marks;
     then the chains' pairs in the order of the joins, then their paths of three by middle
-    mark in order of first appearance), each once, where it first comes.
+    mark in order of first appearance), each once, where it first comes; then each loose
+    pair (``Links.loose_a``), its marks in ascending order, its parent the group of the
+    first.
     """
     group_of = links.group_of.astype(np.int64)
     ngroups = int(group_of.max()) + 1 if len(group_of) else 0
     subsets, sizes = _subsets(group_of, links.pa.astype(np.int64), links.pb.astype(np.int64),
                               links.along.astype(np.bool_), ngroups, most)
+    if len(links.loose_a):
+        pairs = np.sort(np.stack([links.loose_a, links.loose_b], 1), axis=1).astype(np.int64)
+        subsets = np.concatenate([subsets, pairs.ravel()])
+        sizes = np.concatenate([sizes, np.full(len(pairs), 2, np.int64)])
     members = np.concatenate([np.arange(len(group_of)), subsets])
     owners = np.concatenate([group_of, np.repeat(np.arange(ngroups, ngroups + len(sizes)),
                                                  sizes)])
