@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from tests.vision.conftest import STYLES, deck, faces, golden, starred_deck, starred_faces
 from vision.cards import CardReader, patch
+from vision.cards import reader as reader_module
 from vision.cards.evaluate import evaluate
-from vision.cards.ink import Groups, masks
+from vision.cards.ink import Groups, find_groups, masks
 from vision.cards.pyramid import Pyramid
 from vision.cards.reader import _common
 from vision.cards.reads import SIZE_SPREAD, Read
@@ -453,3 +454,48 @@ def test_warm_refuses_too_few_faces_by_count() -> None:
     some = dict(list(faces("2color").items())[:6])
     with pytest.raises(ValueError, match="6 faces"):
         reader().warm(some)
+
+
+def _all_unlike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every candidate the reader finds offered as a pair too unlike for a group."""
+    find = reader_module.find_groups
+
+    def unlike(*args: object, **kwargs: object) -> Groups:
+        groups = find(*args, **kwargs)  # type: ignore[arg-type]
+        return dataclasses.replace(groups, unlike=np.ones(len(groups), np.bool_))
+
+    monkeypatch.setattr(reader_module, "find_groups", unlike)
+
+
+def test_a_pair_too_unlike_for_a_group_is_named_only_where_the_fine_cut_names_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loose clean cards offered as such pairs are named, the fine cut naming them too;
+    by a deck without the fine cut, none is named."""
+    style = "2color-bf"
+    cards = faces(style)
+    scene = Scene(size=(900, 400))
+    codes = ["As", "Td", "Qh", "7c", "8s"]
+    for k, code in enumerate(codes):
+        face = cards[code]
+        scene.place(face, Pose(110 + 170 * k, 200, 25.0 * k - 50, 130 / face.shape[1]), code)
+    image, _ = scene.render(np.random.default_rng(1), STILL)
+    _all_unlike(monkeypatch)
+    found = CardReader(deck(style), second_look=False).read(image)
+    assert sorted(i.code for i in found if i.code) == sorted(codes)
+    coarse = dataclasses.replace(deck(style), fine_ranks=None, fine_suits=None)
+    alone = CardReader(coarse, second_look=False).read(image)
+    assert [i.code for i in alone if i.code and i.code != "Jk"] == []
+
+
+def test_a_small_suit_under_a_tall_rank_is_a_pair_too_unlike_for_a_group() -> None:
+    """Drawn on paper: a rank 23 pixels tall over a suit 9 across (more unlike than a group
+    allows, ``link.SIMILAR``) is one candidate, marked as such a pair; a rank as tall over a
+    suit 13 across is a group's."""
+    for suit, unlike in ((4, True), (6, False)):
+        ink = np.zeros((80, 80), np.uint8)
+        ink[20:43, 36:44] = 255  # the rank
+        cv2.fillPoly(ink, [np.array([[40, 46], [40 + suit, 46 + suit], [40, 46 + 2 * suit],
+                                     [40 - suit, 46 + suit]])], 255)
+        groups = find_groups(np.full((80, 80, 3), 255, np.uint8), ink=ink)
+        assert len(groups) == 1
+        assert groups.unlike is not None and groups.unlike.tolist() == [unlike]

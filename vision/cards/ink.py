@@ -153,6 +153,9 @@ class Groups:
     # Per mark of the frame, the mark whose ink it is: the mark split for a part of a split
     # mark (``find_groups``), itself for the rest; None: each its own.
     whole: NDArray[np.int64] | None = None
+    # Pairs of marks one over the other more unlike in size than a group's (``link``'s
+    # ``SIMILAR_LOOSE``): the reader names them only where the fine cut agrees. None: none.
+    unlike: NDArray[np.bool_] | None = None
 
     def __len__(self) -> int:
         return len(self.cx)
@@ -162,7 +165,7 @@ class Groups:
         return Groups(self.cx[keep], self.cy[keep], self.theta[keep], self.major[keep],
                       self.minor[keep], self.pixels[keep], self.marks[keep], self.ends[keep],
                       self.parent[keep], self.variant[keep], self.members[keep], self.mark_map,
-                      self.whole)
+                      self.whole, None if self.unlike is None else self.unlike[keep])
 
 
 class Masks(NamedTuple):
@@ -316,6 +319,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     m = measures.moments[marks]
     links = link_marks(x[marks], y[marks], w[marks], h[marks], cut[marks], m, limits.link)
     members, owners, parent = candidates(links, limits.group_size)
+    unlike = np.arange(len(parent)) >= len(parent) - len(links.loose_a)
     mark_map = _mark_map(labels, marks, count)
     whole = None
     if (parts is not None and len(parts.labels) and mark_map is not None
@@ -349,6 +353,8 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
             members = np.concatenate([members, index2[members2[row]]])
             owners = np.concatenate([owners, renumber[owners2[row]]])
             parent = np.concatenate([parent, renumber[parent2[held]]])
+            unlike2 = np.arange(len(parent2)) >= len(parent2) - len(links2.loose_a)
+            unlike = np.concatenate([unlike, unlike2[held]])
             m = np.concatenate([m, parts.moments])
             lut = np.full(len(parts.ink), -1, np.int16)
             lut[parts.labels] = len(marks) + np.arange(len(parts.labels))
@@ -360,7 +366,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
             whole[own] = np.flatnonzero(own)
     groups = _aggregate(m, members, owners, len(parent), parent)
     groups = dataclasses.replace(groups, members=_padded(members, owners, len(parent)),
-                                 mark_map=mark_map, whole=whole)
+                                 mark_map=mark_map, whole=whole, unlike=unlike)
     elong = groups.major / np.maximum(groups.minor, 1e-6)
     ok = (
         (groups.marks >= 2) & (groups.marks <= limits.group_marks)

@@ -13,7 +13,10 @@ index-like group that falls short is reported with ``code=None``, unless the gro
 again at twice the resolution, is named surely there (``verdict.settle``: a "settled" read,
 the weakest kind). A read named but not surely and cleanly (``reads.SURE``, ``reads.CLEAN``)
 is cut at twice the resolution too, and withdrawn ("vetoed") where that cut names another
-rank or suit as surely as a read must be (``verdict.against``). A read sure but loose, which
+rank or suit as surely as a read must be (``verdict.against``). A small suit under a rank
+too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``) competes only read surely
+and cleanly, and is named only where that cut names the same rank and suit surely too
+(``confirmed``). A read sure but loose, which
 that cut does not withdraw either, and a close call that cut names fairly surely, are named
 only where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
 ``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
@@ -73,6 +76,7 @@ from .verdict import (
     Judged,
     Thresholds,
     against,
+    decide,
     judged,
     runner_up,
     settle,
@@ -329,9 +333,11 @@ class CardReader:
         # A candidate holding a part of a split mark competes only read surely and cleanly
         # (``_held``; see the note above ``PAIR_FIT``).
         held = _held(groups)
-        eligible = ~held | ((every.odds >= SURE) & (every.loose < CLEAN))
+        unlike = (np.zeros(len(groups), np.bool_) if groups.unlike is None
+                  else groups.unlike)
+        eligible = (~held & ~unlike) | ((every.odds >= SURE) & (every.loose < CLEAN))
         # Read surely but loosely: the marks left over (see the note above ``PAIR_FIT``).
-        late = ~eligible & (every.odds >= SURE) & (every.loose <= IN_STEP_FIT)
+        late = ~eligible & ~unlike & (every.odds >= SURE) & (every.loose <= IN_STEP_FIT)
         # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
         taken: set[int] = set()
@@ -364,8 +370,12 @@ class CardReader:
         close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
         doubt = confident & counts & ~((odds >= SURE) & (loose < CLEAN))
         hopeful = seen & ~confident & (odds >= t.odds) & (loose <= IN_STEP_FIT)
+        # A pair of marks too unlike for a group is named only where the fine cut names it
+        # too, surely (``confirmed``).
+        paired = unlike[pick] & confident & counts
         fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
-        again = close | doubt | hopeful
+        vetoed[paired] = True
+        again = close | doubt | hopeful | paired
         if again.any() and fine_ranks is not None and fine_suits is not None:
             fr, fs = patch.cut(pyramid, groups.take(pick[again]), sense[again], patch.FINE)
             fr_d, fs_d = fine_ranks.distances(fr), fine_suits.distances(fs)
@@ -384,6 +394,9 @@ class CardReader:
             rows = np.flatnonzero(checked)
             vetoed[rows] = (against(fr_d[d], r_best[rows], t.odds)
                             | against(fs_d[d], s_best[rows], t.odds))
+            p = paired[again]
+            rows = np.flatnonzero(paired)
+            vetoed[rows] = ~(confirmed(fr_d[p], r_best[rows]) & confirmed(fs_d[p], s_best[rows]))
             # A deck without the fine cut guesses not.
             guess = hopeful & ~vetoed & ~settled
             guess[called[near]] = True
@@ -476,6 +489,13 @@ class CardReader:
                      corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
                      note=r.note)
                 for r, q in zip(reads, quads, strict=True)]
+
+
+def confirmed(fine: F64, best: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Whether the fine cut (distances ``fine``) names ``best`` too, with ``SURE`` odds."""
+    f_best, f_odds, _, _ = decide(fine)
+    out: NDArray[np.bool_] = (f_best == best) & (f_odds >= SURE)
+    return out
 
 
 def _held(groups: Groups) -> NDArray[np.bool_]:
