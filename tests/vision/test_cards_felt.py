@@ -1,11 +1,13 @@
 """The felt's colour test in 8-bit planes (``felt._at_least``) against the float32 one it
-replaced: the same pixels pass it; and the felt is of one colour, so a picture printed to
-its card's edge is not felt (``felt.FELT_CHROMA``)."""
+replaced: the same pixels pass it; the felt is of one colour, so a picture printed to its
+card's edge is not felt (``felt.FELT_CHROMA``); and paper is as grey as the frame's own
+paper, so a pale wooden table is felt (``felt.paper_grey``)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,11 +16,11 @@ from vision.cards.felt import GREY, Felt
 from vision.cards.measure import reaching_border
 
 
-def _grey_f32(frame: np.ndarray) -> np.ndarray:
+def _grey_f32(frame: np.ndarray, grey: float = GREY) -> np.ndarray:
     """The paper's colour test as ``Felt`` made it in float32 planes, for reference."""
     b, g, r = cv2.split(frame.astype(np.float32))
     return np.asarray(cv2.compare(cv2.min(cv2.min(b, g), r),
-                                  cv2.max(cv2.max(b, g), r) * np.float32(GREY), cv2.CMP_GE))
+                                  cv2.max(cv2.max(b, g), r) * np.float32(grey), cv2.CMP_GE))
 
 
 def test_every_pair_of_darkest_and_brightest_is_judged_as_in_float32() -> None:
@@ -43,11 +45,17 @@ def test_the_felt_is_as_the_float32_test_found_it(seed: int, h: int, w: int) -> 
     shrunk = (max(w // felt_module.SHRINK, 1), max(h // felt_module.SHRINK, 1))
     small = cv2.resize(paper, shrunk, interpolation=cv2.INTER_NEAREST)
     seen = cv2.resize(frame, shrunk, interpolation=cv2.INTER_AREA)
-    small = cv2.bitwise_and(small, _grey_f32(seen))
-    wide = np.asarray(cv2.morphologyEx(cv2.bitwise_not(small), cv2.MORPH_OPEN,
-                                       np.ones((felt_module.OPEN, felt_module.OPEN), np.uint8)),
-                      np.uint8)
-    ground = reaching_border(wide)
+    low, high = seen.min(axis=2), seen.max(axis=2)
+
+    def found(grey: float) -> np.ndarray:
+        wide = cv2.morphologyEx(cv2.bitwise_not(cv2.bitwise_and(small, _grey_f32(seen, grey))),
+                                cv2.MORPH_OPEN, np.ones((felt_module.OPEN,) * 2, np.uint8))
+        return reaching_border(np.asarray(wide, np.uint8))
+
+    ground = found(GREY)
+    border = np.concatenate([ground[0], ground[-1], ground[1:-1, 0], ground[1:-1, -1]]) > 0
+    if border.mean() < felt_module.BORDER_FOUND:  # a table as pale as paper
+        ground = found(felt_module.paper_grey(low, high, small))
     step, coarse = felt_module.SAMPLE, felt_module.COARSE
     tiny = (max(seen.shape[1] // coarse, 1), max(seen.shape[0] // coarse, 1))
     lab = cv2.cvtColor(cv2.resize(seen, tiny, interpolation=cv2.INTER_AREA),
@@ -76,3 +84,42 @@ def test_a_picture_printed_to_its_cards_edge_is_not_felt() -> None:
         True, False]
     # Not paper, it would be felt by that alone: it reaches the felt.
     assert Felt(paper)._felt[picture[1] // felt_module.SHRINK, picture[0] // felt_module.SHRINK]
+
+
+def _ratio_quantile(low: np.ndarray, high: np.ndarray, paper: np.ndarray, q: float) -> float:
+    """The ``q`` quantile of darkest over brightest channel on ``paper``, in float."""
+    ratio = low.astype(np.float64) / np.maximum(high, 1)
+    return float(np.quantile(ratio[paper > 0], q, method="inverted_cdf"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_the_paper_level_follows_the_frames_paper(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    high = rng.integers(1, 256, (30, 40)).astype(np.uint8)
+    low = (high * rng.uniform(0.5, 1.0, high.shape)).astype(np.uint8)
+    paper = np.where(rng.random(high.shape) < 0.5, 255, 0).astype(np.uint8)
+    grey = felt_module.paper_grey(low, high, paper)
+    assert grey >= GREY
+    if paper.any():
+        # The histogram's bin (1/255 wide) of the quantile, less the spread, or GREY.
+        level = _ratio_quantile(low, high, paper, felt_module.PAPER_QUANTILE)
+        assert grey == pytest.approx(max(GREY, level - felt_module.PAPER_SPREAD), abs=1.5 / 255)
+    else:
+        assert grey == GREY
+
+
+def test_a_pale_wooden_table_is_felt_and_the_cards_paper_is_not() -> None:
+    rng = np.random.default_rng(3)
+    # Pale wood, its darkest channel 0.76-0.8 of its brightest: as light as the paper and
+    # grey enough for GREY alone, with a grain of darker rows.
+    bright = rng.integers(200, 216, (120, 160)).astype(np.float64)
+    frame = np.stack([bright * rng.uniform(0.76, 0.8, bright.shape), bright * 0.9, bright],
+                     axis=-1).astype(np.uint8)
+    frame[::6] = (frame[::6] * 0.8).astype(np.uint8)
+    frame[20:100, 40:120] = 245  # a card's white paper
+    paper = np.where(frame.min(axis=2) > 140, 255, 0).astype(np.uint8)  # the wood is paper
+    felt = Felt(paper, frame)
+    card, wood = (80, 60), (10, 10)
+    assert felt.under(np.array([wood[0], card[0]], np.float64),
+                      np.array([wood[1], card[1]], np.float64), False).tolist() == [True, False]

@@ -6,10 +6,12 @@ the cards mask of ``ink.masks``, paper outlines filled, leaves such marks out). 
 a square ``OPEN`` pixels wide, at half size, the thin lines break and the marks stand
 apart; the parts left that reach the frame's border are the felt, less those not of the
 felt's own colour (``FELT_CHROMA``): a court's picture printed to its card's edge reaches the
-felt through the edge line, and is no felt. A card read where it would lie on the felt is no
-card (``reader``). Cards read right hardly ever lie on this
-felt, where many lie outside the cards mask of ``ink.masks``, so it is the one to test
-against (figures in ``docs/benchmarks.md``).
+felt through the edge line, and is no felt. A table as pale and as grey as paper (a light
+wood) is paper by those tests; where the felt so found covers little of the frame's border
+(``BORDER_FOUND``), the paper must be as grey as the frame's own (``paper_grey``). A card
+read where it would lie on the felt is no card (``reader``). Cards read right hardly ever
+lie on this felt, where many lie outside the cards mask of ``ink.masks``, so it is the one
+to test against (figures in ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ OPEN = 4  # pixels at that size: wider than a card's edge line, narrower than th
 # is paper by brightness alone (``ink.dark_and_paper``); by its colour it is not, and it is
 # the felt here.
 GREY = 0.75
+# ... and, where the frame's paper is whiter, within PAPER_SPREAD of its own: the paper the
+# frame's paper mask shows at its PAPER_QUANTILE (the cards' paper, the most neutral large
+# surface of a frame, whatever share of it a pale table takes) less this. In the bench's
+# real-light renders, 95 % of the cards' paper (shading and cast included) lies within 0.1
+# of the paper at that quantile, and a pale wood's grain about 0.18 below it or more; this
+# lies between, nearer the wood, for paper whose cast differs from card to card
+# (``docs/benchmarks.md``).
+PAPER_QUANTILE, PAPER_SPREAD = 0.9, 0.15
+# That paper's own level is used only where the felt found by ``GREY`` covers less of the
+# frame's border than this: the camera sees the table all about the layout's edges, and
+# cards laid there hide a little of it; in frames where the felt is found, the paper's level
+# would turn paper tinted unevenly, or shaded under glare, into felt.
+BORDER_FOUND = 0.5
 
 
 # ``_at_least`` rounds ``GREY * v + CEIL`` to the least whole number not below ``GREY * v``:
@@ -51,11 +66,23 @@ COARSE = 2
 SAMPLE = 2
 
 
-def _at_least(brightest: Image) -> Image:
-    """The least darkest channel that is ``GREY`` of ``brightest`` (uint8): ``GREY *
+def _at_least(brightest: Image, grey: float = GREY) -> Image:
+    """The least darkest channel that is ``grey`` of ``brightest`` (uint8): ``grey *
     brightest`` rounded up, by one OpenCV pass over 8-bit planes (the same test as in
     float32 planes, at a quarter of the cost)."""
-    return np.asarray(cv2.convertScaleAbs(brightest, alpha=GREY, beta=CEIL), np.uint8)
+    return np.asarray(cv2.convertScaleAbs(brightest, alpha=grey, beta=CEIL), np.uint8)
+
+
+def paper_grey(low: Image, high: Image, paper: Image) -> float:
+    """How grey the frame's paper must be (``GREY``, ``PAPER_SPREAD``): from the darkest
+    and brightest channels ``low`` and ``high`` and the paper mask ``paper``, all of one
+    size."""
+    ratio = cv2.divide(low, np.maximum(high, 1), scale=255.0)
+    counts = cv2.calcHist([ratio], [0], paper, [256], [0, 256]).ravel()
+    if counts.sum() == 0:
+        return GREY
+    at = int(np.searchsorted(np.cumsum(counts), PAPER_QUANTILE * counts.sum()))
+    return max(GREY, at / 255.0 - PAPER_SPREAD)
 
 
 def _felt_coloured(seen: Image, felt: Image) -> Image:
@@ -78,6 +105,25 @@ def _felt_coloured(seen: Image, felt: Image) -> Image:
     return np.asarray(cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
 
 
+def _ground(paper: Image) -> Image:
+    """255 where no ``paper`` (at the felt's size) shows, opened by ``OPEN``, in the parts
+    that reach the border (4-connected, found by runs in one compiled pass, cheaper than
+    OpenCV's labels and a lookup)."""
+    return reaching_border(np.asarray(cv2.morphologyEx(
+        cv2.bitwise_not(paper), cv2.MORPH_OPEN, np.ones((OPEN, OPEN), np.uint8)), np.uint8))
+
+
+def _grey_paper(paper: Image, low: Image, least: Image) -> Image:
+    """``paper`` where the darkest channel ``low`` is at least ``least``."""
+    return np.asarray(cv2.bitwise_and(paper, cv2.compare(low, least, cv2.CMP_GE)), np.uint8)
+
+
+def _edge_share(felt: Image) -> float:
+    """The share of the border's pixels that ``felt`` (non-zero) covers."""
+    edge = np.concatenate([felt[0], felt[-1], felt[1:-1, 0], felt[1:-1, -1]])
+    return float(np.count_nonzero(edge)) / max(len(edge), 1)
+
+
 class Felt:
     """Where the felt (or whatever table the cards lie on) shows in a frame, from its paper
     mask (``ink.dark_and_paper``) and, given the ``frame``, the paper's colour (``GREY``)."""
@@ -86,19 +132,19 @@ class Felt:
         h, w = paper.shape
         self._size = (w, h)
         shrunk = (max(w // SHRINK, 1), max(h // SHRINK, 1))
-        small = cv2.resize(paper, shrunk, interpolation=cv2.INTER_NEAREST)
-        if frame is not None:
-            seen = np.asarray(cv2.resize(frame, shrunk, interpolation=cv2.INTER_AREA), np.uint8)
-            grey = cv2.compare(darkest(seen), _at_least(brightest(seen)), cv2.CMP_GE)
-            small = cv2.bitwise_and(small, grey)
-        wide = np.asarray(cv2.morphologyEx(cv2.bitwise_not(small), cv2.MORPH_OPEN,
-                                           np.ones((OPEN, OPEN), np.uint8)), np.uint8)
-        # The parts of ``wide`` (4-connected) that reach the border, found by runs in one
-        # compiled pass, cheaper than OpenCV's labels and a lookup.
-        felt = reaching_border(wide)
-        if frame is not None and felt.any():
-            wide = np.asarray(cv2.bitwise_and(felt, _felt_coloured(seen, felt)), np.uint8)
-            felt = reaching_border(wide)
+        small = np.asarray(cv2.resize(paper, shrunk, interpolation=cv2.INTER_NEAREST), np.uint8)
+        if frame is None:
+            self._felt = _ground(small).view(np.bool_)
+            return
+        seen = np.asarray(cv2.resize(frame, shrunk, interpolation=cv2.INTER_AREA), np.uint8)
+        low, high = darkest(seen), brightest(seen)
+        felt = _ground(_grey_paper(small, low, _at_least(high)))
+        if _edge_share(felt) < BORDER_FOUND:
+            # A table as pale and grey as paper: told from the frame's own paper instead.
+            felt = _ground(_grey_paper(small, low, _at_least(high, paper_grey(low, high, small))))
+        if felt.any():
+            felt = reaching_border(np.asarray(
+                cv2.bitwise_and(felt, _felt_coloured(seen, felt)), np.uint8))
         self._felt = felt.view(np.bool_)
 
     def share(self, points: NDArray[np.float64], outside: bool | NDArray[np.bool_]
