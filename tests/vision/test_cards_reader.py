@@ -59,16 +59,24 @@ def test_noise_is_not_read_as_cards() -> None:
     assert [i for i in reader().read(noise) if i.code is not None] == []
 
 
-@pytest.mark.parametrize("style", STYLES)
-def test_loose_clean_cards_are_read(style: str) -> None:
+LOOSE = ["As", "Td", "Qh", "7c", "8s"]
+
+
+def _loose_cards(style: str) -> np.ndarray:
+    """A frame of the ``LOOSE`` cards of ``style`` lying apart, each turned its own way."""
     cards = faces(style)
     scene = Scene(size=(900, 400))
-    codes = ["As", "Td", "Qh", "7c", "8s"]
-    for k, code in enumerate(codes):
+    for k, code in enumerate(LOOSE):
         face = cards[code]
         scene.place(face, Pose(110 + 170 * k, 200, 25.0 * k - 50, 130 / face.shape[1]), code)
     image, _ = scene.render(np.random.default_rng(1), STILL)
-    found = reader(style).read(image)
+    return image
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_loose_clean_cards_are_read(style: str) -> None:
+    codes = LOOSE
+    found = reader(style).read(_loose_cards(style))
     assert sorted(i.code for i in found if i.code) == sorted(codes)
     for item in found:
         assert 0.0 <= item.confidence <= 1.0 and len(item.corners) == 4
@@ -458,7 +466,7 @@ def test_warm_refuses_too_few_faces_by_count() -> None:
 
 def _all_unlike(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every candidate the reader finds offered as a pair too unlike for a group."""
-    find = reader_module.find_groups
+    find = find_groups
 
     def unlike(*args: object, **kwargs: object) -> Groups:
         groups = find(*args, **kwargs)  # type: ignore[arg-type]
@@ -472,16 +480,10 @@ def test_a_pair_too_unlike_for_a_group_is_named_only_where_the_fine_cut_names_it
     """Loose clean cards offered as such pairs are named, the fine cut naming them too;
     by a deck without the fine cut, none is named."""
     style = "2color-bf"
-    cards = faces(style)
-    scene = Scene(size=(900, 400))
-    codes = ["As", "Td", "Qh", "7c", "8s"]
-    for k, code in enumerate(codes):
-        face = cards[code]
-        scene.place(face, Pose(110 + 170 * k, 200, 25.0 * k - 50, 130 / face.shape[1]), code)
-    image, _ = scene.render(np.random.default_rng(1), STILL)
+    image = _loose_cards(style)
     _all_unlike(monkeypatch)
     found = CardReader(deck(style), second_look=False).read(image)
-    assert sorted(i.code for i in found if i.code) == sorted(codes)
+    assert sorted(i.code for i in found if i.code) == sorted(LOOSE)
     coarse = dataclasses.replace(deck(style), fine_ranks=None, fine_suits=None)
     alone = CardReader(coarse, second_look=False).read(image)
     assert [i.code for i in alone if i.code and i.code != "Jk"] == []
