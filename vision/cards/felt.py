@@ -68,8 +68,10 @@ SAMPLE = 2
 
 def _at_least(brightest: Image, grey: float = GREY) -> Image:
     """The least darkest channel that is ``grey`` of ``brightest`` (uint8): ``grey *
-    brightest`` rounded up, by one OpenCV pass over 8-bit planes (the same test as in
-    float32 planes, at a quarter of the cost)."""
+    brightest`` rounded up, by one OpenCV pass over 8-bit planes (for ``GREY``, the same
+    test as in float32 planes, at a quarter of the cost; for another level, a product less
+    than ``0.5 - CEIL`` past a whole number is rounded down, not up: a level the paper's own
+    histogram gave is no finer than that)."""
     return np.asarray(cv2.convertScaleAbs(brightest, alpha=grey, beta=CEIL), np.uint8)
 
 
