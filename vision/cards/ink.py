@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from .bays import bays_of
 from .channels import darkest
-from .link import LINK, candidates, link_marks, shape
+from .link import LINK, candidates, link_marks, loose_pairs, shape
 from .measure import clear_reaching, filled, label, opened
 from .parting import markish, near, necks, pips
 from .parting import parts as parts_of
@@ -319,7 +319,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
     m = measures.moments[marks]
     links = link_marks(x[marks], y[marks], w[marks], h[marks], cut[marks], m, limits.link)
     members, owners, parent = candidates(links, limits.group_size)
-    unlike = np.arange(len(parent)) >= len(parent) - len(links.loose_a)
+    unlike = loose_pairs(links, len(parent))
     mark_map = _mark_map(labels, marks, count)
     whole = None
     if (parts is not None and len(parts.labels) and mark_map is not None
@@ -353,8 +353,7 @@ def find_groups(frame: Image, limits: Limits | None = None, ink: Image | None = 
             members = np.concatenate([members, index2[members2[row]]])
             owners = np.concatenate([owners, renumber[owners2[row]]])
             parent = np.concatenate([parent, renumber[parent2[held]]])
-            unlike2 = np.arange(len(parent2)) >= len(parent2) - len(links2.loose_a)
-            unlike = np.concatenate([unlike, unlike2[held]])
+            unlike = np.concatenate([unlike, loose_pairs(links2, len(parent2))[held]])
             m = np.concatenate([m, parts.moments])
             lut = np.full(len(parts.ink), -1, np.int16)
             lut[parts.labels] = len(marks) + np.arange(len(parts.labels))

@@ -221,6 +221,13 @@ def candidates(links: Links, most: int
     return members, owners, parent
 
 
+def loose_pairs(links: Links, count: int) -> NDArray[np.bool_]:
+    """Which of the ``count`` candidates ``candidates`` offered for ``links`` are its loose
+    pairs (``Links.loose_a``): it offers them last."""
+    out: NDArray[np.bool_] = np.arange(count) >= count - len(links.loose_a)
+    return out
+
+
 @numba.njit(cache=True, nogil=True)
 def _subsets(group_of, pa, pb, along, ngroups, most):  # type: ignore[no-untyped-def]
     """The subsets ``candidates`` offers, as their marks one after another, and their

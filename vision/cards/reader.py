@@ -16,7 +16,7 @@ is cut at twice the resolution too, and withdrawn ("vetoed") where that cut name
 rank or suit as surely as a read must be (``verdict.against``). A small suit under a rank
 too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``) competes only read surely
 (``UNLIKE_FIT``), and is named only where that cut names the same rank and suit surely too
-(``confirmed``). A read sure but loose, which
+(``verdict.confirmed``). A read sure but loose, which
 that cut does not withdraw either, and a close call that cut names fairly surely, are named
 only where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
 ``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
@@ -76,7 +76,7 @@ from .verdict import (
     Judged,
     Thresholds,
     against,
-    decide,
+    confirmed,
     judged,
     runner_up,
     settle,
@@ -119,7 +119,7 @@ IN_STEP_FIT = 1.0
 PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 # A small suit under a rank too tall for a group (``ink.Groups.unlike``) competes for its
 # marks read surely and fitting no looser than this, looser than a group's part (``CLEAN``):
-# its suit is one blur shrank, and the fine cut must name the pair too (``confirmed``).
+# its suit is one blur shrank, and the fine cut must name the pair too (``verdict.confirmed``).
 # Bellot's real scenes read 7 more cards of 490 at 0.25 than at ``CLEAN``, and 14 more of
 # 980 at another seed, with no wrong read added (``docs/benchmarks.md``).
 UNLIKE_FIT = 0.25
@@ -379,7 +379,7 @@ class CardReader:
         doubt = confident & counts & ~((odds >= SURE) & (loose < CLEAN))
         hopeful = seen & ~confident & (odds >= t.odds) & (loose <= IN_STEP_FIT)
         # A pair of marks too unlike for a group is named only where the fine cut names it
-        # too, surely (``confirmed``).
+        # too, surely (``verdict.confirmed``).
         paired = unlike[pick] & confident & counts
         fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
         vetoed[paired] = True
@@ -404,7 +404,8 @@ class CardReader:
                             | against(fs_d[d], s_best[rows], t.odds))
             p = paired[again]
             rows = np.flatnonzero(paired)
-            vetoed[rows] = ~(confirmed(fr_d[p], r_best[rows]) & confirmed(fs_d[p], s_best[rows]))
+            vetoed[rows] = ~(confirmed(fr_d[p], r_best[rows], SURE)
+                             & confirmed(fs_d[p], s_best[rows], SURE))
             # A deck without the fine cut guesses not.
             guess = hopeful & ~vetoed & ~settled
             guess[called[near]] = True
@@ -497,13 +498,6 @@ class CardReader:
                      corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
                      note=r.note)
                 for r, q in zip(reads, quads, strict=True)]
-
-
-def confirmed(fine: F64, best: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Whether the fine cut (distances ``fine``) names ``best`` too, with ``SURE`` odds."""
-    f_best, f_odds, _, _ = decide(fine)
-    out: NDArray[np.bool_] = (f_best == best) & (f_odds >= SURE)
-    return out
 
 
 def _held(groups: Groups) -> NDArray[np.bool_]:

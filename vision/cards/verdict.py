@@ -124,6 +124,14 @@ def against(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_
     return out
 
 
+def confirmed(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_]:
+    """Whether the fine cut (distances ``fine``) names ``best`` too, with ``odds`` or more
+    (``against``'s converse)."""
+    f_best, f_odds, _, _ = decide(fine)
+    out: NDArray[np.bool_] = (f_best == best) & (f_odds >= odds)
+    return out
+
+
 def settle(coarse: F64, best: NDArray[np.int64], ok: NDArray[np.bool_], fine: F64,
             typical: float, t: Thresholds
             ) -> tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.bool_]]:
