@@ -91,6 +91,37 @@ def test_a_spread_tells_the_side_of_its_covered_cards() -> None:
     assert all(r.code is None and r.note == CORNER for r in alone)
 
 
+def _measured(r: Read, scale: float) -> Read:
+    """``r`` as read with its width measured ``scale`` times the true one (its card's
+    centre placed from its index by that width)."""
+    point, right, down = r.indices[0]
+    centre = point + WIDTH * scale * (0.4 * right + 0.5 * down)
+    return dataclasses.replace(r, center=centre, width=WIDTH * scale)
+
+
+def test_one_cards_two_top_corners_are_placed_though_their_widths_disagree() -> None:
+    # A card's two top indices, one read a fifth narrow: their centres, each as the corner
+    # it is, lie more than SAME apart, so the votes tell neither side; nor does the felt.
+    left, right = _card("Qc", 0.0, "lr")
+    reads = [_measured(left, 0.8), _measured(right, 1.0)]
+    gap = np.linalg.norm(reads[0].center - (reads[1].center - WIDTH * np.array(TWIN)))
+    assert gap > SAME * 0.8 * WIDTH
+    out = place(reads, TWIN, _all_on)
+    assert [r.code for r in out] == ["Qc", "Qc"]
+    assert np.allclose(out[0].center, reads[0].center)  # the left one, as read
+    assert np.allclose(out[1].center, _centre(0.0))  # the right one, moved back
+    # Turned half round, the one to the left along its own right is still the top-left's.
+    turned = [_measured(_index("Qc", 20.0, 0.0, turned=True), 0.8),
+              _measured(_index("Qc", 100.0, 0.0, turned=True), 1.0)]
+    out = place(turned, TWIN, _all_on)
+    assert [r.code for r in out] == ["Qc", "Qc"]
+    assert np.allclose(out[1].center, turned[1].center)
+    assert np.allclose(out[0].center, turned[0].center - 0.8 * WIDTH * TWIN[0] * turned[0].right)
+    # Two names so placed are two cards: nothing tells their sides.
+    other = [reads[0], dataclasses.replace(reads[1], code="Qh")]
+    assert all(r.code is None for r in place(other, TWIN, _all_on))
+
+
 def test_a_deck_printing_one_corner_reads_as_before() -> None:
     reads = _card("As", 0.0, "r")
     assert place(reads, (0.0, 0.0), _all_on) == reads

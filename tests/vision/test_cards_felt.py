@@ -1,6 +1,7 @@
 """The felt's colour test in 8-bit planes (``felt._at_least``) against the float32 one it
 replaced: the same pixels pass it; the felt is of one colour, so a picture printed to its
-card's edge is not felt (``felt.FELT_CHROMA``); and paper is as grey as the frame's own
+card's edge is not felt (``felt.FELT_CHROMA``), nor a card tinted in its light, as light as
+paper (``felt.LIGHT_SHARE``); and paper is as grey as the frame's own
 paper, so a pale wooden table is felt (``felt.paper_grey``)."""
 
 from __future__ import annotations
@@ -66,6 +67,15 @@ def test_the_felt_is_as_the_float32_test_found_it(seed: int, h: int, w: int) -> 
         # their median there.
         centre = np.median(lab[::step, ::step][sample][:, 1:], axis=0)
         near = (np.abs(lab[..., 1:] - centre) <= felt_module.FELT_CHROMA).all(axis=-1)
+        # ... and no lighter than LIGHT_SHARE of the way to the paper's lightness.
+        felt_light = np.median(lab[::step, ::step][sample][:, 0])
+        white = cv2.resize(small, tiny, interpolation=cv2.INTER_NEAREST)[::step, ::step] > 0
+        if white.any():
+            paper_light = np.quantile(lab[::step, ::step][white][:, 0],
+                                      felt_module.PAPER_QUANTILE)
+            if paper_light > felt_light:
+                near &= lab[..., 0] <= np.floor(
+                    felt_light + felt_module.LIGHT_SHARE * (paper_light - felt_light))
         near = cv2.resize(near.astype(np.uint8), ground.shape[::-1],
                           interpolation=cv2.INTER_NEAREST) > 0
         ground = reaching_border(np.where(near & (ground > 0), 255, 0).astype(np.uint8))
@@ -84,6 +94,23 @@ def test_a_picture_printed_to_its_cards_edge_is_not_felt() -> None:
         True, False]
     # Not paper, it would be felt by that alone: it reaches the felt.
     assert Felt(paper)._felt[picture[1] // felt_module.SHRINK, picture[0] // felt_module.SHRINK]
+
+
+def test_a_card_tinted_in_its_light_is_not_felt_though_of_the_felts_colour() -> None:
+    # A felt of low chroma and, touching it, a card photographed in warm light: its darkest
+    # channel 0.74 of its brightest, short of GREY, and Lab's a and b within FELT_CHROMA of
+    # the felt's. It is as light as the white card beside it, not as the felt.
+    frame = np.full((120, 200, 3), (60, 86, 76), np.uint8)
+    frame[20:100, 30:90] = 245  # a white card
+    frame[20:100, 110:170] = (147, 166, 198)  # the tinted card
+    paper = np.where(frame.min(axis=2) > 120, 255, 0).astype(np.uint8)
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab).astype(np.float64)
+    felt_ab, tinted_ab = lab[5, 5, 1:], lab[60, 140, 1:]
+    assert (np.abs(felt_ab - tinted_ab) <= felt_module.FELT_CHROMA).all()
+    assert frame[60, 140].min() < GREY * frame[60, 140].max()
+    felt = Felt(paper, frame)
+    xs, ys = np.array([5.0, 60.0, 140.0]), np.array([5.0, 60.0, 60.0])
+    assert felt.under(xs, ys, False).tolist() == [True, False, False]
 
 
 def _ratio_quantile(low: np.ndarray, high: np.ndarray, paper: np.ndarray, q: float) -> float:

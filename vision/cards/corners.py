@@ -14,6 +14,10 @@ by, in turn:
   card's, where no other centre is given by as many (``_votes``). A whole card on top shows
   four indices, all agreeing as the corners they are, while only two agree at either wrong
   place;
+- the twin: two reads of one name, turned alike and level, the twin's offset apart across,
+  are one card's two top corners, the left one the top-left's (``_twins``). The votes ask
+  their centres to agree within ``SAME``, which a read's width measured a tenth short or
+  long breaks;
 - the felt: where one of the two cards lies on cards and the other not (``on_cards``);
 - the spread: two indices in a row of a spread (``_in_row``: turned alike, level, a step or
   two apart) are both the corner of one kind, as a spread shows the same corner of each
@@ -46,6 +50,11 @@ F64 = NDArray[np.float64]
 # reads withdrawn for want of a side fell from 14 to 3 in 10 frames (seed 2026) with these,
 # none named wrongly (ROW_LEVEL is ``slots.LEVEL``).
 ROW_LEVEL, ROW_STEP = 0.15, (0.2, 1.0)
+# Two reads of one name are one card's two top corners (``_twins``) where they lie within
+# TWIN_SLACK card widths across of the twin's offset (each read's width, so each offset, is
+# measured to a tenth or so; a spread's step is three tenths or more) and level within
+# ROW_LEVEL: a deck holds each card once.
+TWIN_SLACK = 0.2
 AS_READ, OTHER, UNKNOWN = 1, -1, 0
 CORNER = "which corner"  # the note of a named read withdrawn for want of a side
 
@@ -68,7 +77,7 @@ def place(reads: list[Read], twin: tuple[float, float],
     width = np.array([r.width for r in reads], np.float64)
     shift = width[:, None] * (twin[0] * np.array([r.right for r in reads], np.float64)
                               + twin[1] * np.array([r.down for r in reads], np.float64))
-    side = _votes([r.code for r in reads], centre, centre - shift, width)
+    side = _twins(reads, _votes([r.code for r in reads], centre, centre - shift, width), twin)
     open_ = np.flatnonzero(side == UNKNOWN)
     if len(open_):
         here = on_cards([reads[k] for k in open_.tolist()])
@@ -172,6 +181,29 @@ def _vote(rows, starts, centre, moved, width, side):  # type: ignore[no-untyped-
                 side[rows[first + j]] = AS_READ
             elif near[best, j, 1]:
                 side[rows[first + j]] = OTHER
+
+
+def _twins(reads: Sequence[Read], side: NDArray[np.int64], twin: tuple[float, float]
+           ) -> NDArray[np.int64]:
+    """``side`` with each pair of reads of no side that are one card's two top corners (see
+    ``TWIN_SLACK``) given theirs: the left one (along its right) the top-left's."""
+    side = side.copy()
+    open_ = [k for k, r in enumerate(reads) if side[k] == UNKNOWN and r.code is not None]
+    for i, k in enumerate(open_):
+        a = reads[k]
+        anchor, right, down = a.indices[0]
+        for j in open_[i + 1:]:
+            b = reads[j]
+            if b.code != a.code or side[k] != UNKNOWN or side[j] != UNKNOWN:
+                continue
+            d = (b.indices[0][0] - anchor) / min(a.width, b.width)
+            across = float(d @ right)
+            if (float(down @ b.indices[0][2]) > TURNED_ALIKE
+                    and abs(float(d @ down) - twin[1]) <= ROW_LEVEL
+                    and abs(abs(across) - twin[0]) <= TWIN_SLACK):
+                left, right_one = (k, j) if across > 0 else (j, k)
+                side[left], side[right_one] = AS_READ, OTHER
+    return side
 
 
 def _spread(reads: Sequence[Read], side: NDArray[np.int64], twin: tuple[float, float]

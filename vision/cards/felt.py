@@ -6,7 +6,8 @@ the cards mask of ``ink.masks``, paper outlines filled, leaves such marks out). 
 a square ``OPEN`` pixels wide, at half size, the thin lines break and the marks stand
 apart; the parts left that reach the frame's border are the felt, less those not of the
 felt's own colour (``FELT_CHROMA``): a court's picture printed to its card's edge reaches the
-felt through the edge line, and is no felt. A table as pale and as grey as paper (a light
+felt through the edge line, and is no felt; nor is what is nearer the paper's lightness than
+the felt's (``LIGHT_SHARE``), a card tinted in its light. A table as pale and as grey as paper (a light
 wood) is paper by those tests; where the felt so found covers little of the frame's border
 (``BORDER_FOUND``), the paper must be as grey as the frame's own (``paper_grey``). A card
 read where it would lie on the felt is no card (``reader``). Cards read right hardly ever
@@ -59,6 +60,12 @@ CEIL = 0.495
 # otherwise be taken for felt with it; the felt's own shading, shadows and grain stay within
 # this of its median.
 FELT_CHROMA = 24.0
+# ... and no lighter than LIGHT_SHARE of the way from the felt's median lightness (Lab L) to
+# the paper's (its PAPER_QUANTILE over the paper mask): nearer the felt's than the paper's.
+# A card photographed in tinted light can fail the paper's grey test (``GREY``); reaching
+# the felt through its edge line, and of the felt's colour where the felt is of low chroma,
+# it was felt, though as light as paper. The felt's own shading keeps nearer its median.
+LIGHT_SHARE = 0.5
 # Colour is told at a quarter of the frame's size (``COARSE`` times the felt's shrinking),
 # its median over every other row and column: the felt is broad and even, and a court's
 # picture many pixels wide at that size.
@@ -87,23 +94,33 @@ def paper_grey(low: Image, high: Image, paper: Image) -> float:
     return max(GREY, at / 255.0 - PAPER_SPREAD)
 
 
-def _felt_coloured(seen: Image, felt: Image) -> Image:
+def _felt_coloured(seen: Image, felt: Image, paper: Image) -> Image:
     """255 where the colour of ``seen`` (BGR), shrunk ``COARSE`` times more, has Lab's a and b
     each within ``FELT_CHROMA`` of their median over the pixels ``felt`` (non-zero) of every
-    ``SAMPLE``-th row and column of it, 0 elsewhere; at the size of ``seen``."""
+    ``SAMPLE``-th row and column of it, and its L no more than ``LIGHT_SHARE`` of the way from
+    their median L to the ``paper`` mask's (``PAPER_QUANTILE``), 0 elsewhere; at the size of
+    ``seen``."""
     h, w = felt.shape
     small = (max(w // COARSE, 1), max(h // COARSE, 1))
     lab = np.asarray(cv2.cvtColor(cv2.resize(seen, small, interpolation=cv2.INTER_AREA),
                                   cv2.COLOR_BGR2Lab), np.uint8)
+    every = lab[::SAMPLE, ::SAMPLE]
     ground = np.asarray(cv2.resize(felt, small, interpolation=cv2.INTER_NEAREST), np.uint8)
-    sample = lab[::SAMPLE, ::SAMPLE][ground[::SAMPLE, ::SAMPLE] > 0]
+    sample = every[ground[::SAMPLE, ::SAMPLE] > 0]
     if len(sample) == 0:
         return np.full(felt.shape, 255, np.uint8)
-    centre = np.median(sample[:, 1:], axis=0)
+    centre = np.median(sample, axis=0)
+    white = np.asarray(cv2.resize(paper, small, interpolation=cv2.INTER_NEAREST), np.uint8)
+    lit = every[..., 0][white[::SAMPLE, ::SAMPLE] > 0]
+    light = 255.0
+    if len(lit):
+        paper_light = float(np.quantile(lit, PAPER_QUANTILE))
+        if paper_light > centre[0]:
+            light = float(np.floor(centre[0] + LIGHT_SHARE * (paper_light - centre[0])))
     # Whole bounds, so that inRange's test is |value - median| <= FELT_CHROMA exactly.
-    lo = np.ceil(centre - FELT_CHROMA).tolist()
-    hi = np.floor(centre + FELT_CHROMA).tolist()
-    near = cv2.inRange(lab, (0.0, *lo), (255.0, *hi))
+    lo = np.ceil(centre[1:] - FELT_CHROMA).tolist()
+    hi = np.floor(centre[1:] + FELT_CHROMA).tolist()
+    near = cv2.inRange(lab, (0.0, *lo), (light, *hi))
     return np.asarray(cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
 
 
@@ -146,7 +163,7 @@ class Felt:
             felt = _ground(_grey_paper(small, low, _at_least(high, paper_grey(low, high, small))))
         if felt.any():
             felt = reaching_border(np.asarray(
-                cv2.bitwise_and(felt, _felt_coloured(seen, felt)), np.uint8))
+                cv2.bitwise_and(felt, _felt_coloured(seen, felt, small)), np.uint8))
         self._felt = felt.view(np.bool_)
 
     def share(self, points: NDArray[np.float64], outside: bool | NDArray[np.bool_]
