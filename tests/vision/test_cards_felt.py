@@ -67,13 +67,13 @@ def test_the_felt_is_as_the_float32_test_found_it(seed: int, h: int, w: int) -> 
         # their median there.
         centre = np.median(lab[::step, ::step][sample][:, 1:], axis=0)
         near = (np.abs(lab[..., 1:] - centre) <= felt_module.FELT_CHROMA).all(axis=-1)
-        # ... and no lighter than LIGHT_SHARE of the way to the paper's lightness.
+        # ... and, a dark felt, no lighter than LIGHT_SHARE of the way to the paper's.
         felt_light = np.median(lab[::step, ::step][sample][:, 0])
         white = cv2.resize(small, tiny, interpolation=cv2.INTER_NEAREST)[::step, ::step] > 0
         if white.any():
             paper_light = np.quantile(lab[::step, ::step][white][:, 0],
                                       felt_module.PAPER_QUANTILE)
-            if paper_light > felt_light:
+            if felt_light <= felt_module.DARK_FELT * paper_light:
                 near &= lab[..., 0] <= np.floor(
                     felt_light + felt_module.LIGHT_SHARE * (paper_light - felt_light))
         near = cv2.resize(near.astype(np.uint8), ground.shape[::-1],
@@ -99,8 +99,8 @@ def test_a_picture_printed_to_its_cards_edge_is_not_felt() -> None:
 def test_a_card_tinted_in_its_light_is_not_felt_though_of_the_felts_colour() -> None:
     # A felt of low chroma and, touching it, a card photographed in warm light: its darkest
     # channel 0.74 of its brightest, short of GREY, and Lab's a and b within FELT_CHROMA of
-    # the felt's. It is as light as the white card beside it, not as the felt.
-    frame = np.full((120, 200, 3), (60, 86, 76), np.uint8)
+    # the felt's. It is as light as the white card beside it, not as the dark felt.
+    frame = np.full((300, 500, 3), (60, 86, 76), np.uint8)
     frame[20:100, 30:90] = 245  # a white card
     frame[20:100, 110:170] = (147, 166, 198)  # the tinted card
     paper = np.where(frame.min(axis=2) > 120, 255, 0).astype(np.uint8)
@@ -111,6 +111,14 @@ def test_a_card_tinted_in_its_light_is_not_felt_though_of_the_felts_colour() -> 
     felt = Felt(paper, frame)
     xs, ys = np.array([5.0, 60.0, 140.0]), np.array([5.0, 60.0, 60.0])
     assert felt.under(xs, ys, False).tolist() == [True, False, False]
+    # A wooden table's grain as light and as tinted is felt: the wood is no dark cloth.
+    frame[:] = (120, 150, 180)
+    frame[(np.arange(len(frame)) % 20) < 8] = (175, 205, 245)  # light stripes of grain
+    frame[20:100, 30:90] = 245
+    paper = np.where(frame.min(axis=2) > 200, 255, 0).astype(np.uint8)
+    wood = Felt(paper, frame)
+    assert wood.under(np.array([300.0, 300.0, 60.0]), np.array([202.0, 212.0, 60.0]),
+                      False).tolist() == [True, True, False]
 
 
 def _ratio_quantile(low: np.ndarray, high: np.ndarray, paper: np.ndarray, q: float) -> float:

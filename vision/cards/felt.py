@@ -6,13 +6,14 @@ the cards mask of ``ink.masks``, paper outlines filled, leaves such marks out). 
 a square ``OPEN`` pixels wide, at half size, the thin lines break and the marks stand
 apart; the parts left that reach the frame's border are the felt, less those not of the
 felt's own colour (``FELT_CHROMA``): a court's picture printed to its card's edge reaches the
-felt through the edge line, and is no felt; nor is what is nearer the paper's lightness than
-the felt's (``LIGHT_SHARE``), a card tinted in its light. A table as pale and as grey as paper (a light
-wood) is paper by those tests; where the felt so found covers little of the frame's border
-(``BORDER_FOUND``), the paper must be as grey as the frame's own (``paper_grey``). A card
-read where it would lie on the felt is no card (``reader``). Cards read right hardly ever
-lie on this felt, where many lie outside the cards mask of ``ink.masks``, so it is the one
-to test against (figures in ``docs/benchmarks.md``).
+felt through the edge line, and is no felt; nor, on a dark felt, is what is nearer the
+paper's lightness than the felt's (``LIGHT_SHARE``, ``DARK_FELT``): a card tinted in its
+light. A table as pale and as grey as paper (a light wood) is paper by those tests; where
+the felt so found covers little of the frame's border (``BORDER_FOUND``), the paper must be
+as grey as the frame's own (``paper_grey``). A card read where it would lie on the felt is
+no card (``reader``). Cards read right hardly ever lie on this felt, where many lie outside
+the cards mask of ``ink.masks``, so it is the one to test against (figures in
+``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -65,7 +66,10 @@ FELT_CHROMA = 24.0
 # A card photographed in tinted light can fail the paper's grey test (``GREY``); reaching
 # the felt through its edge line, and of the felt's colour where the felt is of low chroma,
 # it was felt, though as light as paper. The felt's own shading keeps nearer its median.
-LIGHT_SHARE = 0.5
+# Only a dark felt is so held, its median lightness at most DARK_FELT of the paper's (a
+# cloth: the bench's felts measure 0.23-0.46, its wooden tables 0.65-0.7): a wooden table's
+# light grain, lit unevenly, reaches nearer the paper's lightness than its median.
+LIGHT_SHARE, DARK_FELT = 0.5, 0.5
 # Colour is told at a quarter of the frame's size (``COARSE`` times the felt's shrinking),
 # its median over every other row and column: the felt is broad and even, and a court's
 # picture many pixels wide at that size.
@@ -97,9 +101,9 @@ def paper_grey(low: Image, high: Image, paper: Image) -> float:
 def _felt_coloured(seen: Image, felt: Image, paper: Image) -> Image:
     """255 where the colour of ``seen`` (BGR), shrunk ``COARSE`` times more, has Lab's a and b
     each within ``FELT_CHROMA`` of their median over the pixels ``felt`` (non-zero) of every
-    ``SAMPLE``-th row and column of it, and its L no more than ``LIGHT_SHARE`` of the way from
-    their median L to the ``paper`` mask's (``PAPER_QUANTILE``), 0 elsewhere; at the size of
-    ``seen``."""
+    ``SAMPLE``-th row and column of it, and, where that median L is at most ``DARK_FELT`` of
+    the ``paper`` mask's (``PAPER_QUANTILE``), its L no more than ``LIGHT_SHARE`` of the way
+    from the one to the other, 0 elsewhere; at the size of ``seen``."""
     h, w = felt.shape
     small = (max(w // COARSE, 1), max(h // COARSE, 1))
     lab = np.asarray(cv2.cvtColor(cv2.resize(seen, small, interpolation=cv2.INTER_AREA),
@@ -115,13 +119,18 @@ def _felt_coloured(seen: Image, felt: Image, paper: Image) -> Image:
     light = 255.0
     if len(lit):
         paper_light = float(np.quantile(lit, PAPER_QUANTILE))
-        if paper_light > centre[0]:
+        if centre[0] <= DARK_FELT * paper_light:
             light = float(np.floor(centre[0] + LIGHT_SHARE * (paper_light - centre[0])))
     # Whole bounds, so that inRange's test is |value - median| <= FELT_CHROMA exactly.
     lo = np.ceil(centre[1:] - FELT_CHROMA).tolist()
     hi = np.floor(centre[1:] + FELT_CHROMA).tolist()
     near = cv2.inRange(lab, (0.0, *lo), (light, *hi))
     return np.asarray(cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
+
+
+def _border(image: Image) -> Image:
+    """The pixels of ``image``'s border, once each."""
+    return np.concatenate([image[0], image[-1], image[1:-1, 0], image[1:-1, -1]])
 
 
 def _ground(paper: Image) -> Image:
@@ -139,7 +148,7 @@ def _grey_paper(paper: Image, low: Image, least: Image) -> Image:
 
 def _edge_share(felt: Image) -> float:
     """The share of the border's pixels that ``felt`` (non-zero) covers."""
-    edge = np.concatenate([felt[0], felt[-1], felt[1:-1, 0], felt[1:-1, -1]])
+    edge = _border(felt)
     return float(np.count_nonzero(edge)) / max(len(edge), 1)
 
 
