@@ -16,7 +16,9 @@ is cut at twice the resolution too, and withdrawn ("vetoed") where that cut name
 rank or suit as surely as a read must be (``verdict.against``). A small suit under a rank
 too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``) competes only read surely
 (``UNLIKE_FIT``), and is named only where that cut names the same rank and suit surely too
-(``verdict.confirmed``). A read sure but loose, which
+(``verdict.confirmed``). A ten's "0" read surely with its suit, its hairline "1" lost from
+the ink, is named its ten weakly where that "1" shows beside it (``ten_one``). A read sure
+but loose, which
 that cut does not withdraw either, and a close call that cut names fairly surely, are named
 only where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
 ``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
@@ -70,6 +72,7 @@ from .reads import (
     table_width,
     tens,
 )
+from .ten_one import one_beside
 from .verdict import (
     FINE_FIT,
     Dist,
@@ -434,6 +437,18 @@ class CardReader:
         ten_of = [f"T{suits.names[s]}" if r == zero and named else None
                   for r, s, named in zip(r_best.tolist(), s_best.tolist(), named_of,
                                          strict=True)]
+        # A ten's "0" read as surely, its hairline "1" lost from the ink but showing beside it
+        # (``ten_one``): named its ten, weakly (``Read.settled``), its card placed as the
+        # ten's index places it.
+        image = pyramid.level(0)
+        for j in np.flatnonzero(seen).tolist():
+            ten = ten_of[j]
+            if ten is not None and ten in self._code_at and one_beside(
+                    image, ends[j, 0], right[j], down[j], width_of[j]):
+                k = np.array([j])
+                _, _, _, w, c = self._placed(groups, pick[k], sense[k], [ten])
+                center[j], width_of[j] = c[0], float(w[0])
+                codes[j], settled_of[j], ten_of[j] = ten, True, None
         reads = []
         for j in np.flatnonzero(seen).tolist():
             known, other = codes[j] in self._code_at, others[j]
