@@ -263,8 +263,9 @@ def test_a_covered_index_cut_by_the_card_on_top_is_named_in_step(style: str) -> 
 
 
 def _without_its_one(face: np.ndarray) -> np.ndarray:
-    """A ten's face with the "1" of both corner indices painted out (the leftmost mark in
-    the top-left corner, the card's outline aside, and the same turned about the centre)."""
+    """A ten's face with the "1" of both corner indices painted out in the paper's own tone
+    (the leftmost mark in the top-left corner, the card's outline aside, and the same turned
+    about the centre)."""
     out = face.copy()
     for _ in range(2):
         h, w = out.shape[:2]
@@ -274,7 +275,9 @@ def _without_its_one(face: np.ndarray) -> np.ndarray:
         marks = stats[(stats[:, 0] > 0) & (stats[:, 1] > 0)]  # not the card's outline
         assert len(marks) >= 2, "a ten's rank is a 1 and a 0"
         x, y, bw, bh = (int(v) for v in marks[int(np.argmin(marks[:, 0])), :4])
-        out[max(y - 2, 0):y + bh + 2, max(x - 2, 0):x + bw + 2, :3] = 255
+        paper = np.median(corner[..., :3][(corner[..., :3].min(axis=2) > 200)
+                                          & (corner[..., 3] > 128)], axis=0)
+        out[max(y - 2, 0):y + bh + 2, max(x - 2, 0):x + bw + 2, :3] = paper
         out = np.ascontiguousarray(out[::-1, ::-1])
     return out
 

@@ -50,11 +50,14 @@ def one_beside(image: Image, zero: F64, right: F64, down: F64, width: float) -> 
     dark = (seen.min(axis=-1) if seen.ndim == 3 else seen).astype(np.float64)
     profile = dark[:, :-1].mean(axis=1)  # along the row, away from the "0"
     above = dark[:, -1]
-    # Past the glyph's own outer stroke (the row's first darkest point: the row may begin in
-    # the glyph's counter, an "A"'s or a "0"'s), at each point: the lightest paper between
-    # that stroke and it (the gap before a "1"), and after it.
-    start = 0
-    while start + 1 < len(profile) and profile[start + 1] <= profile[start]:
+    # Past the glyph's own outer stroke, at each point: the lightest paper between that
+    # stroke and it (the gap before a "1"), and after it. The row begins on that stroke, or,
+    # as light as the paper, in the glyph's counter (an "A"'s, a wide "0"'s) before it.
+    start, n = 0, len(profile)
+    if profile[0] >= (1.0 - DIP) * profile.max():
+        while start + 1 < n and profile[start + 1] >= profile[start]:
+            start += 1
+    while start + 1 < n and profile[start + 1] <= profile[start]:
         start += 1
     rest = profile[start + 1:]
     if len(rest) < 3:
