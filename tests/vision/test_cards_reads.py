@@ -45,6 +45,18 @@ def test_one_name_at_two_places(first: Read, second: Read, named: list[float]) -
     assert len(reads) == 2 and all(r.note == "duplicate" for r in reads if r.code is None)
 
 
+@pytest.mark.parametrize(("here", "there", "named"), [
+    (0.25, 0.05, []),  # read loosely at both indices, surely once elsewhere: neither trusted
+    (0.05, 0.25, [101.0]),  # read surely at both, loosely elsewhere: the misread goes alone
+])
+def test_a_card_read_at_both_its_indices_is_not_withdrawn_alone(
+        here: float, there: float, named: list[float]) -> None:
+    reads = merge([_read("Kc", 101.0, fit=here), _read("Kc", 103.0, fit=here),
+                   _read("Kc", 400.0, fit=there)])
+    assert [round(r.center[0]) for r in reads if r.code == "Kc"] == named
+    assert len(reads) == 2 and all(r.note == "duplicate" for r in reads if r.code is None)
+
+
 def _at(code: str, x: float, y: float = 100.0, fit: float = 0.05, settled: bool = False
         ) -> Read:
     """A read whose index (its suit's centroid) lies at (x, y)."""

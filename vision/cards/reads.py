@@ -219,15 +219,21 @@ def merge(reads: list[Read]) -> list[Read]:
             continue
         # One name at two places: where one of the two reads is clean and sure and the other
         # not, the other is its card's loose second index or a misread, and withdrawn alone,
-        # as a fine-cut name is against any other; two clean, sure reads within half a card
-        # are the two indices of one card. Else both go.
+        # as a fine-cut name is against any other, unless it was read at both its card's
+        # indices; two clean, sure reads within half a card are the two indices of one card.
+        # Else both go.
         first = kept[j]
         one_card = _sure(first) and _sure(r) and float(np.hypot(*(first.center - r.center))) < (
             ONE_CARD * min(first.width, r.width))
         if _weight(first) != _weight(r) or one_card:
             loser = k if one_card or _weight(first) > _weight(r) else j
+            winner = j + k - loser
+            if kept[loser].both and not kept[winner].both and not one_card:
+                # Read at both its card's indices alike, it is no misread to be withdrawn
+                # alone for one read elsewhere, however sure: neither is trusted.
+                kept[winner] = but(kept[winner], code=None, note="duplicate")
             kept[loser] = but(kept[loser], code=None, note="duplicate")
-            seen[r.code] = j + k - loser
+            seen[r.code] = winner
         else:
             kept[j] = but(first, code=None, note="duplicate")
             kept[k] = but(r, code=None, note="duplicate")
