@@ -18,8 +18,8 @@ card not found, tells the first stage at which nothing lies at its index any mor
   within SUIT_TOL and RANK_TOL card widths), kept by the size filter
   (``CardReader._candidates``) and cut (``CardReader._by_size``);
 - verdict: whether it was seen (``Thresholds.seen``), left out of the competition for marks
-  (a split mark's part read not surely and cleanly, ``reader._held``) or lost its marks to
-  another candidate (``CardReader._match``), with its best name, odds and fit;
+  (a split mark's part read not surely and cleanly, ``naming.holds_part``) or lost its marks
+  to another candidate (``naming.Naming.reads``), with its best name, odds and fit;
 - reads: which of the reader's later filters dropped the read at its index (corners,
   ``ground.on_cards``, ``ground.on_paper``, ``reads.like_sizes``, ``reads.merge``, the second
   look, the split parts named nothing), or whether it lived on but put its card elsewhere.
@@ -59,6 +59,7 @@ from controller.config.locations import assets_dir  # noqa: E402
 from vision.cards import (  # noqa: E402
     CardReader,
     load_faces,
+    naming,
 )
 from vision.cards import reader as rd  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
@@ -168,7 +169,8 @@ class Trace:
         self.found = find_groups(frame, limits, ink, deep)
         self.kept = reader._candidates(self.found)
         calls: list[tuple[Groups, Judged, list[Read]]] = []
-        match = reader._match
+        names = reader._naming
+        match = names.reads
 
         def spy(pyramid: Pyramid, groups: Groups, every: Judged, least: float = 0.0
                 ) -> list[Read]:
@@ -176,7 +178,7 @@ class Trace:
             calls.append((groups, every, out))
             return out
 
-        reader._match = spy  # type: ignore[method-assign]
+        names.reads = spy  # type: ignore[method-assign]
         try:
             reads = reader._by_size(Pyramid(frame), self.kept)
             self.cut, self.every, _ = calls[0]
@@ -204,19 +206,19 @@ class Trace:
             reads = [r for r in eliminate(reads) if r.code is not None or not r.split]
             self.reads["split"] = reads
         finally:
-            del reader._match
+            del names.reads
         self.items = reader._with_strips(frame, reads, felt)
 
 
 def contest(reader: CardReader, groups: Groups, every: Judged
             ) -> tuple[set[int], dict[int, int], NDArray[np.bool_]]:
-    """``CardReader._match``'s competition for marks, as it runs there: the candidates
+    """``naming.Naming.reads``'s competition for marks, as it runs there: the candidates
     chosen, the candidate that took each other's marks, and which may compete at all."""
-    part = np.isin(every.r_best, reader._parts)
-    best_fit = (every.r_d + every.s_d) / np.where(part, rd.PART, 1.0)
-    held = rd._held(groups)
+    part = np.isin(every.r_best, reader._naming.parts)
+    best_fit = (every.r_d + every.s_d) / np.where(part, naming.PART, 1.0)
+    held = naming.holds_part(groups)
     eligible = ~held | ((every.odds >= SURE) & (every.loose < CLEAN))
-    late = ~eligible & (every.odds >= SURE) & (every.loose <= rd.IN_STEP_FIT)
+    late = ~eligible & (every.odds >= SURE) & (every.loose <= naming.IN_STEP_FIT)
     rows = groups.members if groups.whole is None else np.where(
         groups.members >= 0, groups.whole[np.maximum(groups.members, 0)], -1)
     members = rows.tolist()
@@ -313,7 +315,7 @@ def _stage(reader: CardReader, trace: Trace, shown: list[Index], w: float,
     at = at_index(trace.reads["match"], shown, w)
     if not at:
         best = int(rows[np.argmin(every.loose[rows])])
-        name = reader._codes(every.r_best[[best]], every.s_best[[best]])[0]
+        name = reader._naming.codes(every.r_best[[best]], every.s_best[[best]])[0]
         said = f"best {name} odds {every.odds[best]:.1f} fit {every.loose[best]:.2f}"
         t = reader.thresholds
         seen = ((every.r_d[rows] <= t.seen * deck.ranks.typical)
@@ -324,9 +326,9 @@ def _stage(reader: CardReader, trace: Trace, shown: list[Index], w: float,
             return "verdict: a split part not read surely and cleanly", said
         took = [taker[i] for i in rows.tolist() if i in taker]
         if took:
-            name = reader._codes(every.r_best[[took[0]]], every.s_best[[took[0]]])[0]
+            name = reader._naming.codes(every.r_best[[took[0]]], every.s_best[[took[0]]])[0]
             said += f"; marks taken by {name} fit {every.loose[took[0]]:.2f}"
-        return "verdict: marks taken (_match)", said
+        return "verdict: marks taken (Naming.reads)", said
     said = f"read {at[0].code or at[0].guess} ({at[0].note}) odds {at[0].odds:.1f} " \
            f"fit {at[0].fit:.2f}"
     last = at

@@ -24,6 +24,7 @@ from vision.cards.ground import (
     body,
     inked,
     on_paper,
+    tones_at,
 )
 from vision.cards.reads import SURE, Read
 
@@ -96,6 +97,25 @@ def test_the_tones_about_an_index_are_numpys(
     low, high = _tones(frame, points)
     np.testing.assert_array_equal(low, pixels.min(axis=-1))
     np.testing.assert_array_equal(high, pixels.max(axis=-1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_a_grey_frames_tones_are_its_pixels(seed: int, strided: bool) -> None:
+    """A grey frame (``ten_one`` reads grey frames too), contiguous or a strided view: at
+    points in and beyond the frame, some on half-way points, its one channel is the darkest
+    and the brightest, that of the pixels numpy's clipping finds."""
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(1, 60)), int(rng.integers(1, 60))
+    frame = rng.integers(0, 256, (h, 2 * w if strided else w), dtype=np.uint8)
+    if strided:
+        frame = frame[:, ::2]
+    points = np.where(rng.random((7, 5, 1)) < 0.3, rng.integers(-5, 65, (7, 5, 2)) + 0.5,
+                      rng.uniform(-20, 80, (7, 5, 2)))
+    pixels = _numpy_pixels(frame[..., None], points)[..., 0]
+    low, high = tones_at(frame, points[..., 0], points[..., 1])
+    np.testing.assert_array_equal(low, pixels)
+    np.testing.assert_array_equal(high, pixels)
 
 
 @settings(max_examples=100, deadline=None)

@@ -357,7 +357,8 @@ class _EveryCandidate(CardReader):
     by size)."""
 
     def _by_size(self, pyramid: Pyramid, groups: Groups) -> list[Read]:
-        return self._match(pyramid, groups, self._judged(self._distances(pyramid, groups)))
+        return self._naming.reads(pyramid, groups,
+                                  self._judged(self._distances(pyramid, groups)))
 
 
 def test_candidates_of_another_size_than_the_tables_are_not_cut(

@@ -5,8 +5,8 @@
 spread hands where only the index shows, and names it only when sure (``code=None`` when
 not). ``check_deck`` and ``check_packet`` are the round-level checks. The pipeline:
 ``ink`` (marks and candidate indices) -> ``patch`` (upright rank and suit cuts) -> ``model``
-(discriminants learned per deck by ``samples``) -> ``reader``; ``strips`` finds faces
-without an index.
+(discriminants learned per deck by ``samples``) -> ``naming`` (which candidates are read,
+and as what) -> ``reader``; ``strips`` finds faces without an index.
 """
 
 from .calibrate import calibrate

@@ -128,11 +128,6 @@ def _felt_coloured(seen: Image, felt: Image, paper: Image) -> Image:
     return np.asarray(cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
 
 
-def _border(image: Image) -> Image:
-    """The pixels of ``image``'s border, once each."""
-    return np.concatenate([image[0], image[-1], image[1:-1, 0], image[1:-1, -1]])
-
-
 def _ground(paper: Image) -> Image:
     """255 where no ``paper`` (at the felt's size) shows, opened by ``OPEN``, in the parts
     that reach the border (4-connected, found by runs in one compiled pass, cheaper than
@@ -147,8 +142,8 @@ def _grey_paper(paper: Image, low: Image, least: Image) -> Image:
 
 
 def _edge_share(felt: Image) -> float:
-    """The share of the border's pixels that ``felt`` (non-zero) covers."""
-    edge = _border(felt)
+    """The share of the border's pixels (each once) that ``felt`` (non-zero) covers."""
+    edge = np.concatenate([felt[0], felt[-1], felt[1:-1, 0], felt[1:-1, -1]])
     return float(np.count_nonzero(edge)) / max(len(edge), 1)
 
 

@@ -167,23 +167,25 @@ def body(corner: F64, across: F64, along: F64) -> F64:
 
 
 def _tones(frame: Image, points: F64) -> tuple[Image, Image]:
-    """The darkest and the brightest channel (each ``points.shape[:-1]``) of the frame's
-    pixels nearest ``points`` (... x xy), those outside taken at the frame's edge: each
-    coordinate plus a half, clipped to the frame and cut to whole pixels. The channels are
-    gathered one by one from the flat frame: a reduction over an axis of three (and the
-    three-wide rows gathered for it) cost more than the arithmetic."""
-    return _tones_at(frame, points[..., 0], points[..., 1])
+    """``tones_at`` the ``points`` (... x xy), x and y together."""
+    return tones_at(frame, points[..., 0], points[..., 1])
 
 
-def _tones_at(frame: Image, px: F64, py: F64) -> tuple[Image, Image]:
-    """``_tones`` at the points (``px``, ``py``), x and y apart."""
+def tones_at(frame: Image, px: F64, py: F64) -> tuple[Image, Image]:
+    """The darkest and the brightest channel (each of the points' shape) of the pixels of
+    ``frame`` (BGR, or grey: its one channel both) nearest the points (``px``, ``py``), x
+    and y apart, those outside taken at the frame's edge: each coordinate plus a half,
+    clipped to the frame and cut to whole pixels. The channels are gathered one by one from
+    the flat frame: a reduction over an axis of three (and the three-wide rows gathered for
+    it) cost more than the arithmetic."""
     h, w = frame.shape[:2]
+    channels = frame.shape[2] if frame.ndim == 3 else 1
     x = np.clip(px + 0.5, 0, w - 1).astype(np.int64)
     y = np.clip(py + 0.5, 0, h - 1).astype(np.int64)
-    at = (y * w + x) * frame.shape[2]
+    at = (y * w + x) * channels
     flat = frame.reshape(-1)
     low = high = flat[at]
-    for c in range(1, frame.shape[2]):
+    for c in range(1, channels):
         channel = flat[at + c]
         low, high = np.minimum(low, channel), np.maximum(high, channel)
     return low, high
@@ -191,7 +193,7 @@ def _tones_at(frame: Image, px: F64, py: F64) -> tuple[Image, Image]:
 
 def _tones_about(frame: Image, where: F64, width: F64, grid: tuple[F64, ...]
                  ) -> tuple[Image, Image]:
-    """``_tones`` at the points ``grid`` (card widths across and down, as ``INDEX``) about
+    """``tones_at`` the points ``grid`` (card widths across and down, as ``INDEX``) about
     each index ``where`` (N x (suit's centroid, right, down) x xy) of a card ``width``
     pixels wide (N): ``centroid + width (across right + down down)``, x and y apart (N x P
     each), so that numpy's loops run along the grid's points rather than over pairs."""
@@ -199,7 +201,7 @@ def _tones_about(frame: Image, where: F64, width: F64, grid: tuple[F64, ...]
     wide = width[:, None]
     x = where[:, 0, 0, None] + wide * (across * where[:, 1, 0, None] + down * where[:, 2, 0, None])
     y = where[:, 0, 1, None] + wide * (across * where[:, 1, 1, None] + down * where[:, 2, 1, None])
-    return _tones_at(frame, x, y)
+    return tones_at(frame, x, y)
 
 
 def _greyness(darkest: Image, brightest: Image) -> tuple[F64, F64]:

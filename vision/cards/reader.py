@@ -4,32 +4,20 @@ A frame taken in tinted light is balanced first, its paper made white (``white``
 ink is sharpened against the camera's blur (``READ_SHARPEN``).
 Each candidate index (``ink``) is cut upright in both senses (``patch``) and its rank and
 suit are classified by the deck's discriminants (``model``), only those candidates that may
-be of the table's card size (``_by_size``). Of candidates sharing ink the best fit is kept.
+be of the table's card size (``_by_size``). The candidates compete for their marks, and the
+winners are named surely, weakly or as guesses, or not at all (``naming``).
 Where the deck prints its index at all four corners, each read is taken for the corner it
 is, its card to the index's right or left (``corners``).
-A card is named only when rank and suit are each far more likely than the runner-up
-(``verdict.Thresholds.odds``) and close to their class (``Thresholds.typical``); an
-index-like group that falls short is reported with ``code=None``, unless the group, cut
-again at twice the resolution, is named surely there (``verdict.settle``: a "settled" read,
-the weakest kind). A read named but not surely and cleanly (``reads.SURE``, ``reads.CLEAN``)
-is cut at twice the resolution too, and withdrawn ("vetoed") where that cut names another
-rank or suit as surely as a read must be (``verdict.against``). A small suit under a rank
-too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``) competes only read surely
-(``UNLIKE_FIT``), and is named only where that cut names the same rank and suit surely too
-(``verdict.confirmed``). A ten's "0" read surely with its suit, its hairline "1" lost from
-the ink, is named its ten weakly where that "1" shows beside it (``ten_one``). A read sure
-but loose, which
-that cut does not withdraw either, and a close call that cut names fairly surely, are named
-only where the index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
-``verdict.IN_STEP_ODDS``, ``reads.in_step``). A read whose card would lie on the felt
-(``felt``) is withdrawn (``ground.on_cards``); one that implies a card where no white paper lies
-(a wooden table, a card's back) is dropped (``ground.on_paper``), and one whose index is not dark
-as ink is unknown, "faint" (``ground.inked``). A read named but not surely and cleanly whose
-index lies among dozens of marks like its suit, a card back's lattice, is withdrawn
-(``lattice``). The reads become one per card (``reads.merge``).
+A read whose card would lie on the felt (``felt``) is withdrawn (``ground.on_cards``); one
+that implies a card where no white paper lies (a wooden table, a card's back) is dropped
+(``ground.on_paper``), and one whose index is not dark as ink is unknown, "faint"
+(``ground.inked``). A read named but not surely and cleanly whose index lies among dozens of
+marks like its suit, a card back's lattice, is withdrawn (``lattice``). A guess is named
+where its index lies as a spread lays it beside a card named plainly (``reads.in_step``).
+The reads become one per card (``reads.merge``).
 The empty places of spreads are then read again with ink found another way (``slots``). An
-unsure read that is surely one of two cards is named the one not read elsewhere
-(``PAIR_FIT``, ``reads.eliminate``). Faces without an index are sought by ``strips``: by
+unsure read that is surely one of two cards (``naming.PAIR_FIT``) is named the one not read
+elsewhere (``reads.eliminate``). Faces without an index are sought by ``strips``: by
 their edge strip beside a card read, and by a blank corner or, for a joker printing a mark
 where the others print their index, by that mark.
 """
@@ -45,7 +33,6 @@ from ..items import Item
 from ..scene.hands import CARDS_A_HAND, most_hands, table_scene
 from . import patch, slots, strips
 from .calibrate import SHARPEN
-from .codes import TEN_ONE, TEN_PART
 from .corners import follow
 from .corners import place as by_corner
 from .deck import Deck
@@ -53,6 +40,7 @@ from .felt import Felt
 from .ground import OFF_CARDS, card_frames, inked, on_cards, on_paper, strip_on_felt
 from .ink import Groups, Limits, find_groups, masks
 from .lattice import LATTICE, withdrawn
+from .naming import Naming, holds_part
 from .pyramid import Pyramid
 from .reads import (
     CLEAN,
@@ -72,67 +60,17 @@ from .reads import (
     table_width,
     tens,
 )
-from .ten_one import one_beside
-from .verdict import (
-    FINE_FIT,
-    Dist,
-    Judged,
-    Thresholds,
-    against,
-    confirmed,
-    judged,
-    runner_up,
-    settle,
-)
+from .verdict import Dist, Judged, Thresholds, judged
 from .white import balanced
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
-# A candidate read as a part of a ten, its "0" or its "1" (``codes.TEN_PART``, ``TEN_ONE``),
-# fits this much worse in the competition for marks (see _match): the ten's own group, "1"
-# and all, should win it.
-PART = 0.6
-# A read sure enough (``Thresholds.odds``) but looser than ``Thresholds.typical``, no looser
-# than IN_STEP_FIT, and not withdrawn by the fine cut (``verdict.against``) keeps its name
-# as a guess, which it is given where its index lies as a spread lays it beside a card named
-# plainly (``reads.in_step``): the index of a covered card cut by the edge of the card on
-# top. Such reads are covered cards of the bold styles, mostly, and none was wrong even
-# well beyond IN_STEP_FIT (figures in ``docs/benchmarks.md``).
-IN_STEP_FIT = 1.0
-# A candidate holding a part of a split mark (``ink.find_groups``) is read only where it is
-# read surely and cleanly (``reads.SURE``, ``reads.CLEAN``); else it takes no marks from
-# the candidates of the marks unsplit. The hold-out deck aguilar's reads of such candidates
-# are clean (63 of 67 named, none wrong, in 10 frames), those named on the photographed
-# table's wooden floor and pictures loose (fits 0.16-0.46; ``docs/benchmarks.md``).
-# One read surely but not cleanly (``reads.SURE``, no looser than IN_STEP_FIT) is most
-# often the index of a card whose rank or suit ran into the edge of the card on top or a
-# court's frame and was parted from it by the deeper ink: such a candidate takes only the
-# marks that no candidate of the rest took, after them (so no read of the rest changes),
-# and is never named plainly: only where the fine cut settles it (``verdict.settle``: a
-# weak name, which yields to any other at its place) or, as a guess, in step
-# (``reads.in_step``). Unnamed, it is no card (``CardReader.read``). Named weakly where
-# the fine cut merely named no other rank or suit, two such reads named a card wrongly
-# in the hold-out decks' frames (figures in ``docs/benchmarks.md``).
-# An unsure read whose rank (or suit) is one of two, each PAIR_ODDS (a log-likelihood ratio)
-# more likely than any third, whose suit (or rank) is read surely (``Thresholds.odds``) and
-# which fits no looser than PAIR_FIT, is one of two cards: it is named the one not read
-# elsewhere where the other is (``reads.eliminate``). The limits lie short of the loosest
-# fit and the weakest lead of any such read that named a card wrongly (figures in
-# ``docs/benchmarks.md``).
-PAIR_FIT, PAIR_ODDS = 0.4, 15.0
-# A small suit under a rank too tall for a group (``ink.Groups.unlike``) competes for its
-# marks read surely and fitting no looser than this, looser than a group's part (``CLEAN``):
-# its suit is one blur shrank, and the fine cut must name the pair too (``verdict.confirmed``).
-# Bellot's real scenes read 7 more cards of 490 at 0.25 than at ``CLEAN``, and 14 more of
-# 980 at another seed, with no wrong read added (``docs/benchmarks.md``).
-UNLIKE_FIT = 0.25
 # Notes of reads withdrawn for the card they imply, not reported (``CardReader.read``): a
 # card's back, a chip's rim, the grain of a table, read as an index of the wrong size or
 # off the cards; nothing of a real card was ever read only so (figures in
 # ``docs/benchmarks.md``).
 OFF_CARDS_NOTE = "off cards"
 WITHDRAWN = (ODD_SIZE, OFF_CARDS_NOTE, LATTICE)
-UNSURE = "unsure"
 # The seed of the frame ``CardReader.warm`` reads: any fixed one, so start-up does the same
 # work every time.
 WARM_SEED = 0
@@ -171,13 +109,10 @@ class CardReader:
         self.limits = Limits(link=deck.link, sharpen=max(deck.sharpen, READ_SHARPEN),
                              split=deck.split, bays=deck.bays, pips=deck.pips,
                              courts=deck.courts, waists=deck.split)
-        self._code_at = {c: k for k, c in enumerate(deck.codes)}
+        self._naming = Naming(deck, self.thresholds)  # the candidates' reads (``naming``)
         # The strip faces that show a mark where the others print their index: their
         # templates, upright and turned (``corner_marks.learn_marks``).
         self._marks = {c: deck.marks[2 * k:2 * k + 2] for k, c in enumerate(deck.marked)}
-        names = deck.ranks.names
-        self._parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
-                               np.int64)
 
     def warm(self, faces: Mapping[str, Image]) -> int:
         """Read once a frame of spread hands of the deck's own ``faces`` (rendered with a
@@ -260,11 +195,12 @@ class CardReader:
         of any other). The candidates that allow the width most of them allow (``_common``)
         are cut first; the sure ones among them tell the table's card width
         (``_table_width``); then the rest that allow that width are cut (all the rest where
-        no width is told), and the candidates cut compete for their marks (``_match``)."""
+        no width is told), and the candidates cut compete for their marks
+        (``naming.Naming.reads``)."""
         low, high = self._widths(groups)
         # The candidates holding a part of a split mark are cut with the rest: the width
         # most candidates allow, and the table's, are the unsplit marks' as before.
-        held = _held(groups)
+        held = holds_part(groups)
         first = np.zeros(len(groups), np.bool_)
         first[~held] = _common(low[~held], high[~held])
         every = self._judged(self._distances(pyramid, groups.take(first)))
@@ -278,7 +214,7 @@ class CardReader:
             order = np.argsort(np.concatenate([np.flatnonzero(first), np.flatnonzero(rest)]))
             every = Judged._make([np.concatenate([a, b])[order]
                                   for a, b in zip(every, more, strict=True)])
-        return self._match(pyramid, groups.take(first | rest), every)
+        return self._naming.reads(pyramid, groups.take(first | rest), every)
 
     def _distances(self, pyramid: Pyramid, groups: Groups) -> Dist:
         """Each group's rank and suit distances (``model.Lda.distances``), cut in sense 0
@@ -288,7 +224,8 @@ class CardReader:
 
     def _judged(self, dist: Dist) -> Judged:
         """Each group's verdict (``verdict.judged``): judged once, for ``_table_width`` and
-        ``_match`` alike (judging the first cut's candidates twice cost time every frame)."""
+        ``naming.Naming.reads`` alike (judging the first cut's candidates twice cost time
+        every frame)."""
         return judged(dist, np.arange(len(dist[0][0])), self.deck.ranks.typical,
                       self.deck.suits.typical)
 
@@ -302,165 +239,10 @@ class CardReader:
             return None
         rows = np.arange(len(groups))
         sure = (j.odds >= SURE) & (j.loose < CLEAN)
-        codes = self._codes(j.r_best, j.s_best)
-        known = np.array([c in self._code_at for c in codes], np.bool_)
-        width = self._placed(groups, rows, j.sense, codes)[3]
+        codes = self._naming.codes(j.r_best, j.s_best)
+        known = np.array([c in self._naming.code_at for c in codes], np.bool_)
+        width = self._naming.placed(groups, rows, j.sense, codes)[3]
         return table_width(width, sure & known, np.zeros(len(groups), np.bool_))
-
-    def _codes(self, r_best: NDArray[np.int64], s_best: NDArray[np.int64]) -> list[str]:
-        ranks, suits = self.deck.ranks.names, self.deck.suits.names
-        return [ranks[a] + suits[b] for a, b in zip(r_best.tolist(), s_best.tolist(),
-                                                     strict=True)]
-
-    def _placed(self, groups: Groups, rows: NDArray[np.int64], sense: NDArray[np.int64],
-                codes: list[str]) -> tuple[F64, F64, F64, F64, F64]:
-        """Where the cards the groups ``rows``, read in ``sense`` as ``codes``, lie: their
-        indices' ends, unit vectors across and down, widths and centres (from the suit's
-        centroid, by the deck's offsets for the face)."""
-        k = np.array([self._code_at.get(c, 0) for c in codes], np.int64)
-        ends = groups.ends[rows, sense]
-        axis = ends[:, 1] - ends[:, 0]
-        length = np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-6)
-        down = axis / length[:, None]
-        right = np.stack([down[:, 1], -down[:, 0]], axis=1)
-        width = length / self.deck.lengths[k].astype(np.float64)
-        off = self.deck.offsets[k].astype(np.float64)
-        center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
-        return ends, right, down, width, center
-
-    def _match(self, pyramid: Pyramid, groups: Groups, every: Judged, least: float = 0.0
-               ) -> list[Read]:
-        """The reads of ``groups`` (their verdicts ``every``, ``_judged``): of candidates
-        sharing a mark only the best fit is read. ``least``: the least odds of a read the
-        caller keeps (``_second_look`` keeps only reads of ``SURE`` odds); the candidates
-        that fall short still take their marks, but are neither cut again nor read (the
-        fine cut changes no read's odds)."""
-        if len(groups) == 0:
-            return []
-        part = np.isin(every.r_best, self._parts)
-        best_fit = (every.r_d + every.s_d) / np.where(part, PART, 1.0)
-        # A candidate holding a part of a split mark competes only read surely and cleanly
-        # (``_held``; see the note above ``PAIR_FIT``).
-        held = _held(groups)
-        unlike = (np.zeros(len(groups), np.bool_) if groups.unlike is None
-                  else groups.unlike)
-        sure = every.odds >= SURE
-        eligible = (~held & ~unlike) | (sure & (every.loose < CLEAN)) | (
-            unlike & sure & (every.loose < UNLIKE_FIT))
-        # Read surely but loosely: the marks left over (see the note above ``PAIR_FIT``).
-        late = ~eligible & ~unlike & sure & (every.loose <= IN_STEP_FIT)
-        # Candidates sharing a mark: only the best fit is read.
-        chosen: list[int] = []
-        taken: set[int] = set()
-        # A part of a split mark takes the mark it was split from (``ink.Groups.whole``).
-        rows = groups.members if groups.whole is None else np.where(
-            groups.members >= 0, groups.whole[np.maximum(groups.members, 0)], -1)
-        members = rows.tolist()  # a list's rows iterate quicker than an array's
-        for turn in (eligible, late):
-            for i in np.argsort(np.where(turn, best_fit, np.inf), kind="stable").tolist():
-                if not turn[i]:
-                    break
-                marks = {k for k in members[i] if k >= 0}
-                if not marks & taken:
-                    chosen.append(i)
-                    taken |= marks
-        if not chosen:
-            return []
-        pick = np.array(sorted(chosen))
-        loosely = late[pick]
-        (sense, rd, sd, r_best, r_odds, r_p, r_d, s_best, s_odds, s_p, s_d, loose,
-         odds) = every.take(pick)
-        t = self.thresholds
-        ranks, suits = self.deck.ranks, self.deck.suits
-        counts = odds >= least
-        seen = (r_d <= t.seen * ranks.typical) & (s_d <= t.seen * suits.typical) & counts
-        confident = (odds >= t.odds) & (loose <= t.typical) & ~loosely
-        settled = np.zeros_like(confident)
-        vetoed = np.zeros_like(confident)
-        guess = np.zeros_like(confident)
-        close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
-        doubt = confident & counts & ~((odds >= SURE) & (loose < CLEAN))
-        hopeful = seen & ~confident & (odds >= t.odds) & (loose <= IN_STEP_FIT)
-        # A pair of marks too unlike for a group is named only where the fine cut names it
-        # too, surely (``verdict.confirmed``).
-        paired = unlike[pick] & confident & counts
-        fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
-        vetoed[paired] = True
-        again = close | doubt | hopeful | paired
-        if again.any() and fine_ranks is not None and fine_suits is not None:
-            fr, fs = patch.cut(pyramid, groups.take(pick[again]), sense[again], patch.FINE)
-            fr_d, fs_d = fine_ranks.distances(fr), fine_suits.distances(fs)
-            c = close[again]
-            r_new, r_win, r_near = settle(rd[close], r_best[close], r_odds[close] >= t.odds,
-                                           fr_d[c], fine_ranks.typical, t)
-            s_new, s_win, s_near = settle(sd[close], s_best[close], s_odds[close] >= t.odds,
-                                           fs_d[c], fine_suits.typical, t)
-            win = r_win & s_win
-            near = r_near & s_near & ~win
-            called, named = np.flatnonzero(close), win | near
-            r_best[called[named]], s_best[called[named]] = r_new[named], s_new[named]
-            settled[called[win]] = True
-            checked = doubt | hopeful
-            d = checked[again]
-            rows = np.flatnonzero(checked)
-            vetoed[rows] = (against(fr_d[d], r_best[rows], t.odds)
-                            | against(fs_d[d], s_best[rows], t.odds))
-            p = paired[again]
-            rows = np.flatnonzero(paired)
-            vetoed[rows] = ~(confirmed(fr_d[p], r_best[rows], SURE)
-                             & confirmed(fs_d[p], s_best[rows], SURE))
-            # A deck without the fine cut guesses not.
-            guess = hopeful & ~vetoed & ~settled
-            guess[called[near]] = True
-        vetoed &= confident
-        confident = (confident & ~vetoed) | settled
-        codes = self._codes(r_best, s_best)
-        ends, right, down, width, center = self._placed(groups, pick, sense, codes)
-        # Reads surely one of two cards (PAIR_FIT): the other name each gives.
-        undecided = seen & ~confident & ~guess & ~settled & (loose < PAIR_FIT) & ~loosely
-        r_other, s_other = runner_up(rd, PAIR_ODDS), runner_up(sd, PAIR_ODDS)
-        rank_pair = undecided & (r_odds < t.odds) & (r_other >= 0) & (s_odds >= t.odds)
-        suit_pair = undecided & (s_odds < t.odds) & (s_other >= 0) & (r_odds >= t.odds)
-        others: list[str | None] = [None] * len(pick)
-        for j in np.flatnonzero(rank_pair).tolist():
-            others[j] = ranks.names[r_other[j]] + suits.names[s_best[j]]
-        for j in np.flatnonzero(suit_pair).tolist():
-            others[j] = ranks.names[r_best[j]] + suits.names[s_other[j]]
-        # Python's numbers read once per array, not once per read.
-        score_of, width_of, odds_of, fit_of = (np.minimum(r_p, s_p).tolist(), width.tolist(),
-                                               odds.tolist(), loose.tolist())
-        named_of, vetoed_of, settled_of, guess_of = (confident.tolist(), vetoed.tolist(),
-                                                     settled.tolist(), guess.tolist())
-        split_of = held[pick].tolist()
-        # A ten's "0" named as surely as a card: the ten it is a part of (``reads.tens``).
-        zero = ranks.names.index(TEN_PART) if TEN_PART in ranks.names else -1
-        ten_of = [f"T{suits.names[s]}" if r == zero and named else None
-                  for r, s, named in zip(r_best.tolist(), s_best.tolist(), named_of,
-                                         strict=True)]
-        # A ten's "0" read as surely, its hairline "1" lost from the ink but showing beside it
-        # (``ten_one``): named its ten, weakly (``Read.settled``), its card placed as the
-        # ten's index places it.
-        image = pyramid.level(0)
-        for j in np.flatnonzero(seen).tolist():
-            ten = ten_of[j]
-            if ten is not None and ten in self._code_at and one_beside(
-                    image, ends[j, 0], right[j], down[j], width_of[j]):
-                k = np.array([j])
-                _, _, _, w, c = self._placed(groups, pick[k], sense[k], [ten])
-                center[j], width_of[j] = c[0], float(w[0])
-                codes[j], settled_of[j], ten_of[j] = ten, True, None
-        reads = []
-        for j in np.flatnonzero(seen).tolist():
-            known, other = codes[j] in self._code_at, others[j]
-            code = codes[j] if named_of[j] and known else None
-            note = None if code else "vetoed" if vetoed_of[j] else UNSURE
-            reads.append(Read(code, score_of[j], center[j], right[j], down[j], width_of[j],
-                              note, odds_of[j], fit_of[j], settled=settled_of[j],
-                              indices=((ends[j, 1], right[j], down[j]),),
-                              guess=codes[j] if guess_of[j] and known else None,
-                              pair=(codes[j], other) if known and other in self._code_at
-                              else None, split=split_of[j], ten=ten_of[j]))
-        return reads
 
     def _second_look(self, frame: Image, reads: list[Read], felt: Felt) -> list[Read]:
         """``reads`` with the cards found at the empty places of spreads (``slots``): each
@@ -492,8 +274,8 @@ class CardReader:
                              & (low < beside_width * (1 + SIZE_ALIKE)))
         found: list[Read] = []
         pyramid = Pyramid(places.image)
-        for n in self._match(pyramid, groups, self._judged(self._distances(pyramid, groups)),
-                             least=SURE):
+        for n in self._naming.reads(pyramid, groups,
+                                    self._judged(self._distances(pyramid, groups)), least=SURE):
             k = places.owner(float(n.indices[0][0][0]))
             n, r = moved(n, places.maps[k]), beside[k]
             n = follow(n, r, self.deck.twin)  # a four-corner deck's index: its corner
@@ -513,13 +295,6 @@ class CardReader:
                      corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
                      note=r.note)
                 for r, q in zip(reads, quads, strict=True)]
-
-
-def _held(groups: Groups) -> NDArray[np.bool_]:
-    """Which candidates hold a part of a split mark (``ink.find_groups``)."""
-    if groups.mark_map is None or groups.whole is None or not len(groups):
-        return np.zeros(len(groups), np.bool_)
-    return np.asarray((groups.members >= groups.mark_map.first_part).any(axis=1), np.bool_)
 
 
 def _common(low: F64, high: F64) -> NDArray[np.bool_]:

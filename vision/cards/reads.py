@@ -56,11 +56,11 @@ class Read:
     both: bool = False  # both indices of the card were read: it lies on top
     settled: bool = False  # named only by the fine cut (``verdict.settle``): weaker than sure
     # The name of an unsure read that is sure but loose, or that the fine cut names fairly
-    # surely (``reader.IN_STEP_FIT``, ``verdict.IN_STEP_ODDS``): given where its index lies as
+    # surely (``naming.IN_STEP_FIT``, ``verdict.IN_STEP_ODDS``): given where its index lies as
     # a spread lays it beside a named card's (``in_step``).
     guess: str | None = None
     in_step: bool = False  # named so: as weak as a settled read
-    # An unsure read's two likely names, when it is surely one of them (``reader.PAIR_FIT``):
+    # An unsure read's two likely names, when it is surely one of them (``naming.PAIR_FIT``):
     # named the one not read elsewhere, as weakly as in step (``eliminate``).
     pair: tuple[str, str] | None = None
     # Each index read of the card: its suit's centroid (where the index itself lies) and its

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from .ground import tones_at
+
 F64 = NDArray[np.float64]
 Image = NDArray[np.uint8]
 
@@ -41,13 +43,14 @@ def one_beside(image: Image, zero: F64, right: F64, down: F64, width: float) -> 
     above the glyph (``ABOVE``)."""
     a = -ACROSS[:, None] * width
     b = np.append(ROWS, -ABOVE)[None, :] * width
-    x = np.rint(zero[0] + a * right[0] + b * down[0]).astype(np.int64)
-    y = np.rint(zero[1] + a * right[1] + b * down[1]).astype(np.int64)
+    x = zero[0] + a * right[0] + b * down[0]
+    y = zero[1] + a * right[1] + b * down[1]
     h, w = image.shape[:2]
-    if x.min() < 0 or y.min() < 0 or x.max() >= w or y.max() >= h:
+    # No "1" is told unless the frame shows every point (``tones_at`` would take one outside
+    # at the frame's edge): a point's pixel is its coordinates plus a half, cut to whole.
+    if min(x.min(), y.min()) + 0.5 < 0 or x.max() + 0.5 >= w or y.max() + 0.5 >= h:
         return False
-    seen = image[y, x]
-    dark = (seen.min(axis=-1) if seen.ndim == 3 else seen).astype(np.float64)
+    dark = tones_at(image, x, y)[0].astype(np.float64)
     profile = dark[:, :-1].mean(axis=1)  # along the row, away from the "0"
     above = dark[:, -1]
     # Past the glyph's own outer stroke, at each point: the lightest paper between that
