@@ -67,6 +67,9 @@ def test_a_four_corner_holdout_deck_reads_with_no_wrong_read() -> None:
     else:
         pytest.fail(f"dondorf refused beyond {sorted(left_out)}")
     assert deck.twin != (0.0, 0.0)  # the other top corner's index was found on the faces
+    # Parting its glyphs from its pips reads fewer cards of its own tables (its pieces take
+    # the marks of whole indices): ``trial.parts_more`` keeps its marks whole.
+    assert deck.split and not deck.pips
     tally = evaluate(CardReader(deck), faces, frames=2, seed=2026)
     assert tally.wrong == 0, tally.mistakes
     assert tally.right >= 0.4 * tally.cards, f"{tally.right} of {tally.cards}"

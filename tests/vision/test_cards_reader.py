@@ -286,7 +286,9 @@ def _without_its_one(face: np.ndarray) -> np.ndarray:
 def test_a_ten_without_its_one_is_not_named(style: str) -> None:
     """The "0" of a ten with its suit, the "1" unseen (dropped from its group, or lost in an
     edge line), passes for a nine or an eight unless it is learned as a part of a ten; it
-    is read unknown, at any turn and size."""
+    is read unknown, at any turn and size, or (the styles part glyphs from their pips,
+    ``trial.parts_more``) not reported, where a part of its marks read best names nothing
+    (an unnamed split part is no item, ``CardReader.read``): never named."""
     cards = faces(style)
     codes = ["Ts", "Th", "Tc", "Td"]
     found: list[str | None] = []
@@ -299,7 +301,7 @@ def test_a_ten_without_its_one_is_not_named(style: str) -> None:
                                    float(rng.uniform(70, 130)) / face.shape[1]), code)
         image, _ = scene.render(rng, STILL)
         found += [i.code for i in reader(style).read(image)]
-    assert len(found) >= 12 * len(codes)
+    assert len(found) >= 0.9 * 12 * len(codes)
     assert set(found) == {None}
 
 
