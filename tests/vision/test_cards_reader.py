@@ -24,8 +24,8 @@ from vision.cards import reader as reader_module
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import Groups, find_groups, masks
 from vision.cards.pyramid import Pyramid
-from vision.cards.reader import _common
-from vision.cards.reads import SIZE_SPREAD, Read
+from vision.cards.reader import OFF_CARDS_NOTE, WITHDRAWN, _common, off_cards
+from vision.cards.reads import SIZE_SPREAD, Read, but
 from vision.cards.strips import EDGE_SLACK, _edge
 from vision.cards.verdict import FINE_ODDS, IN_STEP_ODDS, Thresholds, against, settle
 from vision.scene import Camera, Pose, Scene
@@ -280,6 +280,22 @@ def _without_its_one(face: np.ndarray) -> np.ndarray:
         out[max(y - 2, 0):y + bh + 2, max(x - 2, 0):x + bw + 2, :3] = paper
         out = np.ascontiguousarray(out[::-1, ::-1])
     return out
+
+
+def test_a_read_whose_card_would_lie_on_the_felt_is_withdrawn_named_or_not() -> None:
+    """A read whose card would lie on the felt is withdrawn, and not reported, whether it
+    names a card or not: an unnamed one (unsure, with a guess or a pair of names) so placed
+    was an index read in the wrong sense, an unknown item where no card lies (bellot's bottom
+    index of a turned Kc, real scenes). One on the cards stands as it was."""
+    unsure = Read(None, 0.9, np.array([100.0, 100.0]), np.array([1.0, 0.0]),
+                  np.array([0.0, 1.0]), 80.0, "unsure", 30.0, 0.2, pair=("6c", "8c"))
+    reads = [unsure, but(unsure, code="6c", note=None, pair=None),
+             but(unsure, guess="6c", pair=None), unsure]
+    out = off_cards(reads, [False, False, False, True])
+    assert [r.note for r in out] == [OFF_CARDS_NOTE] * 3 + ["unsure"]
+    assert all(r.code is None and r.guess is None and r.pair is None for r in out[:3])
+    assert out[3] is unsure
+    assert OFF_CARDS_NOTE in WITHDRAWN  # never reported (``CardReader._with_strips``)
 
 
 @pytest.mark.parametrize("style", ["2color-bf", "4color-bf"])

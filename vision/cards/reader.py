@@ -136,9 +136,7 @@ class CardReader:
         reads = self._by_size(Pyramid(frame), groups)
         aspect = self.deck.aspect
         reads = by_corner(reads, self.deck.twin, lambda rs: on_cards(felt, rs, aspect))
-        reads = [r if on or (r.code is None and r.guess is None)
-                 else but(r, code=None, guess=None, pair=None, note=OFF_CARDS_NOTE)
-                 for r, on in zip(reads, on_cards(felt, reads, aspect).tolist(), strict=True)]
+        reads = off_cards(reads, on_cards(felt, reads, aspect).tolist())
         reads = [r for r, ok in zip(reads, on_paper(frame, reads, aspect).tolist(), strict=True)
                  if ok]
         reads = [r if ok else but(r, code=None, guess=None, pair=None, note="faint")
@@ -295,6 +293,16 @@ class CardReader:
                      corners=(tuple(q[0]), tuple(q[1]), tuple(q[2]), tuple(q[3])),
                      note=r.note)
                 for r, q in zip(reads, quads, strict=True)]
+
+
+def off_cards(reads: list[Read], on: list[bool]) -> list[Read]:
+    """``reads`` with each whose card would lie on the felt (``on`` false for it) withdrawn
+    (``OFF_CARDS_NOTE``: never reported, ``WITHDRAWN``), named or not. An unnamed read so
+    placed is most often an index read in the wrong sense or as another face, the card it
+    implies lying over the felt (the bottom index of a card turned, its card implied below
+    it): reported, it was an unknown item where no card lies."""
+    return [r if ok else but(r, code=None, guess=None, pair=None, note=OFF_CARDS_NOTE)
+            for r, ok in zip(reads, on, strict=True)]
 
 
 def _common(low: F64, high: F64) -> NDArray[np.bool_]:
