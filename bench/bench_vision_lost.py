@@ -186,10 +186,7 @@ class Trace:
             aspect = deck.aspect
             reads = by_corner(reads, deck.twin, lambda rs: on_cards(felt, rs, aspect))
             self.reads["corner"] = reads
-            reads = [r if on or (r.code is None and r.guess is None)
-                     else but(r, code=None, guess=None, pair=None, note=rd.OFF_CARDS_NOTE)
-                     for r, on in zip(reads, on_cards(felt, reads, aspect).tolist(),
-                                      strict=True)]
+            reads = rd.off_cards(reads, on_cards(felt, reads, aspect).tolist())
             self.reads["on_cards"] = [r for r in reads if r.note != rd.OFF_CARDS_NOTE]
             reads = [r for r, ok in zip(reads, on_paper(frame, reads, aspect).tolist(),
                                         strict=True) if ok]
