@@ -20,7 +20,7 @@ from tests.vision.conftest import (
     outlined_face,
     starred_deck,
 )
-from vision.cards import CODES, Deck, calibrate, card_face, load_faces, normalize, strips
+from vision.cards import CODES, Deck, blank_corner, calibrate, card_face, load_faces, normalize
 from vision.cards import deck as deck_module
 from vision.cards.calibrate import (
     SHARPEN,
@@ -139,17 +139,17 @@ def test_a_deck_saved_before_sharpening_reads_unsharpened(tmp_path: Path) -> Non
 def test_the_blank_index_box_is_saved_and_a_deck_saved_before_it_uses_the_old_one(
         tmp_path: Path) -> None:
     """``Deck.blank`` is written and read back; a deck file without one was read with the
-    box set on the tuning artwork (``strips.CORNER``) and loads with it; a malformed box
+    box set on the tuning artwork (``blank_corner.CORNER``) and loads with it; a malformed box
     is refused naming it."""
     path = tmp_path / "deck.npz"
     deck("2color").save(path)
-    assert Deck.load(path).blank == deck("2color").blank != strips.CORNER
+    assert Deck.load(path).blank == deck("2color").blank != blank_corner.CORNER
     with np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays["meta"]))
     meta.pop("blank")
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
-    assert Deck.load(path).blank == strips.CORNER
+    assert Deck.load(path).blank == blank_corner.CORNER
     meta["blank"] = [0.1, 0.2]
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     with pytest.raises(CalibrationError, match=r"blank box \[0.1, 0.2\]"):

@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 
 from ..errors import CalibrationError
 from ..scene import Camera, Pose
-from . import corner_marks, samples, strips
+from . import blank_corner, corner_marks, samples, strips
 from .codes import CODES, JOKER
 from .deck import Deck
 from .face_index import (
@@ -239,12 +239,13 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     offsets = np.array([np.median([found.offsets[i] for i in m], axis=0) for m in mine],
                        np.float32)
     lengths = np.array([np.median([found.lengths[i] for i in m]) for m in mine], np.float32)
-    blank, inked = strips.index_box(offsets, lengths, aspect, [cards[c] for c in strip_codes])
+    blank, inked = blank_corner.index_box(offsets, lengths, aspect,
+                                          [cards[c] for c in strip_codes])
     # A face with ink where the others print their index is learned by that mark
     # (``corner_marks.learn_marks``), where its renders show it above what the other faces'
     # corners show there often enough.
     marked = [strip_codes[k] for k in inked]
-    mark_box, marks, mark_accept = strips.CORNER, np.zeros((0, 0, 0), np.float32), 1.0
+    mark_box, marks, mark_accept = blank_corner.CORNER, np.zeros((0, 0, 0), np.float32), 1.0
     if marked:
         mark_box, marks, mark_accept, unusable = corner_marks.learn_marks(
             cards, marked, blank, codes, rng)

@@ -1,22 +1,28 @@
-"""A joker's corner mark (a star, a circled star, the word JOKER), learned to name it by.
+"""A joker's corner mark (a star, a circled star, the word JOKER), learned to name it by,
+and cut and scored where a strip search finds a face.
 
 Some jokers print a mark where the other faces print their index, so a blank corner
-(``strips.index_box``) cannot confirm them. Calibration learns that mark as colour
+(``blank_corner.index_box``) cannot confirm them. Calibration learns that mark as colour
 templates, upright and turned, cut where the others print their index (``mark_box``), and
 the score above which ``strips.find`` names the joker by it: above every score the places a
 strip search may probe away from it reach (``learn_marks``). A joker whose own renders
 reach that score too seldom cannot be told from a card whose index went unread: it is
-refused.
+refused. Where a strip search finds the joker, that corner is cut in the strip's card frame
+(``cut_mark``) and scored against its mark (``mark_score``).
+Such a mark is not read as an index: a single round mark tells no turn (a star is alike
+at a fifth of a turn), so its card could not be placed from it; the strip's neighbour
+gives the turn.
 """
-
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .strips import LEVEL, SLOT, Box, cut_mark, mark_score
+from .band import BLUR, LEVEL, SLOT, Box
+from .blank_corner import PLACED
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -36,6 +42,43 @@ def mark_box(box: Box) -> Box:
     """The box a face's corner mark is cut in (``MARK_EDGE``, ``MARK_BELOW``), in card
     widths from the top-left corner, from the deck's index ``box`` (``index_box``)."""
     return (MARK_EDGE, SLOT[0], MARK_EDGE, box[3] + MARK_BELOW)
+
+
+# A marked face's corner (``mark_score``) is cut at MARK_WIDTH pixels per card width: the
+# table's cards are 86-165 pixels wide, so the cut neither blurs nor invents much detail.
+MARK_WIDTH = 100
+
+
+def cut_mark(frame: Image, corner: F64, right: F64, down: F64, width: float, box: Box,
+             grow: float = 0.0) -> F32:
+    """``frame`` (BGR) in ``box`` (card widths from a card's top-left ``corner``, ``right``
+    and ``down`` unit vectors, ``width`` pixels) grown by ``grow`` each way, straightened
+    at ``MARK_WIDTH`` pixels per card width and softened as ``band`` softens a band. In
+    colour: a red mark is told from a black index by its colour as well as its shape."""
+    x0, x1, y0, y1 = box
+    scale = width / MARK_WIDTH
+    origin = corner + width * ((x0 - grow) * right + (y0 - grow) * down)
+    m = np.array([[right[0] * scale, down[0] * scale, origin[0]],
+                  [right[1] * scale, down[1] * scale, origin[1]]])
+    size = (round((x1 - x0 + 2 * grow) * MARK_WIDTH), round((y1 - y0 + 2 * grow) * MARK_WIDTH))
+    cut = cv2.warpAffine(frame, m.astype(np.float32), size,
+                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_REPLICATE)
+    out: F32 = np.asarray(cv2.GaussianBlur(np.asarray(cut, np.float32), (0, 0), BLUR),
+                          np.float32)
+    return out
+
+
+def mark_score(frame: Image, corner: F64, right: F64, down: F64, width: float, box: Box,
+               template: F32) -> float:
+    """How well the corner of the card at ``corner`` shows the mark ``template`` (cut in
+    ``box``): the best normalised correlation within ``PLACED`` of where the card is
+    placed (a strip places it to about a band pixel)."""
+    region = cut_mark(frame, corner, right, down, width, box, PLACED)
+    th, tw = template.shape[:2]
+    if region.shape[0] < th or region.shape[1] < tw or float(region.std()) < 1e-3:
+        return -1.0
+    return float(cv2.matchTemplate(region, template, cv2.TM_CCOEFF_NORMED).max())
 
 
 def _views(face: Image, rng: np.random.Generator, camera: object, count: int, jitter: bool

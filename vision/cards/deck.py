@@ -28,9 +28,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import CalibrationError
+from .blank_corner import CORNER
 from .codes import CODES
 from .model import Lda
-from .strips import CORNER
 
 F32 = NDArray[np.float32]
 FORMAT = "paigow-deck"
@@ -65,7 +65,8 @@ class Deck:
     pips: bool = False  # glyphs parted from the pips they blur into (``ink.Limits.pips``)
     courts: bool = False  # and from large marks' bodies too (``ink.Limits.courts``)
     # Where every face with an index prints ink and the faces found by their strip show none
-    # (``strips.index_box``); calibrations made before it was learned use ``strips.CORNER``.
+    # (``blank_corner.index_box``); calibrations made before it was learned use
+    # ``blank_corner.CORNER``.
     blank: tuple[float, float, float, float] = CORNER
     # The faces found by their strip that show a mark where the others print their index
     # (``corner_marks.learn_marks``): named only where the mark shows in ``mark_box``, correlating

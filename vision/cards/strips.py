@@ -4,24 +4,21 @@ JOKER where the others print their index): found by their edge strip.
 In a spread each covered card shows only its left strip. A face without an index is sought
 only where a spread leaves room for a card: one step (``SLOT``) left or right of a card
 already read, level with it, where no card is read and paper shows beyond the read card's
-edge. There the band is straightened in the read card's frame (a spread keeps the turn and
-size of its cards) and searched for the face's left strip, upright or turned, by normalised
-correlation. The strip alone is weak evidence (thin line art, blurred), so the face is named
-only where it also has a left edge (``_edge``), lies wholly in the frame and on paper
-(``_on_cards``), shows a blank index corner (``_blank``: the deck's ``index_box``, where
+edge. There the band is straightened in the read card's frame (``band``: a spread keeps the
+turn and size of its cards) and searched for the face's left strip, upright or turned, by
+normalised correlation. The strip alone is weak evidence (thin line art, blurred), so the
+face is named only where it also has a left edge (``_edge``), lies wholly in the frame and on
+paper (``_on_cards``), shows a blank index corner (``blank_corner``: the deck's index box, where
 every other face prints ink, so a card whose index went unread is not taken for it), lies
 away from every card already found, and only once per frame. A joker that shows ink there
-itself (``blank_face``: a star, a circled star, the word JOKER) shows its own mark there
-instead: it is named only where that corner, cut in the strip's card frame, matches its
-mark better than calibration found any place a strip search may probe away from it to
-match (the other faces' corners in spreads, moved a step aside: ``mark_score``, learned
-by ``corner_marks``); a joker whose own renders seldom match that well cannot be told from a
-card with its index unread, and calibration refuses it by name.
-Such a mark is not read as an index: a single round mark tells no turn (a star is alike
-at a fifth of a turn), so its card could not be placed from it; the strip's neighbour
-gives the turn. A joker lying on top of another card shows
-little strip contrast over that card's paper, and its left edge may not show there at all;
-where its two solid eyes show (``_eyes``), a weaker match (``LOOSE``) and no edge are enough.
+itself (a star, a circled star, the word JOKER) shows its own mark there instead: it is
+named only where that corner, cut in the strip's card frame, matches its mark better than
+calibration found any place a strip search may probe away from it to match (the other
+faces' corners in spreads, moved a step aside: ``corner_marks``); a joker whose own renders
+seldom match that well cannot be told from a card with its index unread, and calibration
+refuses it by name. A joker lying on top of another card shows little strip contrast over
+that card's paper, and its left edge may not show there at all; where its two solid eyes
+show (``_eyes``), a weaker match (``LOOSE``) and no edge are enough.
 
 The thresholds are set where lowering them further starts naming a card whose index was
 rubbed out as the joker (the guard test in ``tests/vision/test_cards_reader.py``); the
@@ -38,42 +35,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..items import Item, Point
+from .band import LEVEL, SLOT, WIDTH, Box, band
+from .blank_corner import CORNER, blank
+from .corner_marks import mark_score
 from .reads import ODD_SIZE
 
 Image = NDArray[np.uint8]
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
-Box = tuple[float, float, float, float]
 
-WIDTH = 40  # card width in band pixels
 STRIP = (0.06, 0.24)  # the strip compared, from the card's left edge, in card widths
 ROWS = (0.1, 1.02)  # its rows in the band (the card spans 0.06 .. 1.06 band heights)
-SLOT = (0.2, 0.45)  # where a neighbour's left edge lies from a card's in a spread, card widths
 APART = 0.2  # the least distance between the centres of two cards of a spread, card widths
-LEVEL = 0.1  # how far its top may lie above or below the card's, card widths
-# The box (x0, x1, y0, y1, card widths from the top-left corner) that a face found by its
-# strip must show blank, as every other face prints ink there. ``CORNER`` was set by eye on
-# the tuning artwork (inside every one of its indices) and is kept for calibrations made
-# before the box was learned; a calibration learns its deck's (``index_box``).
-CORNER = (0.075, 0.2, 0.075, 0.22)
-# ``index_box``: the box covers the index, from above its rank (half the rank-to-suit
-# length above the rank's centroid) down to its suit's centroid, and from the card's edge
-# (``EDGE_CLEAR``) rightwards as far as the faces found by their strip stay blank in it, up to
-# REACH_RIGHT past the suit's centroid but not past ``SLOT``'s nearest step (a covered card
-# shows no more of itself; beyond it lie the card on top's edge and shadow: two covered jokers
-# went unread with the box reaching 0.255), and no less than HALF_WIDTH past the centroid.
-# The suit's pip is solid about its centroid in every standard suit, and a rank's strokes cross
-# the column above it, so an index leaves ink even in the narrowest box; the wider box also
-# catches an index when the strip places a card a few pixels off (a blurred 2c's strip placed
-# 3 band pixels left of its index read blank in the narrowest box and passed for the joker).
-HALF_WIDTH, REACH_RIGHT, RIGHT_STEP = 0.03, 0.12, 0.01
-# The box keeps this far in from the card's left and top edges (3 band pixels): nearer, the
-# felt beyond the edge, softened by the lens and the band's blur, darkens the paper below
-# ``INK`` (a covered joker's box 2 pixels in read 0.78 of its paper).
-EDGE_CLEAR = 0.075
-# ``blank_face``: a strip face must be blank in the box grown by this much each way, as a
-# card found by its strip is placed to within about a band pixel (1 / ``WIDTH``).
-PLACED = 1 / 40
 REACH = 3  # pixels around a point searched for paper (ink strokes are thinner)
 FELT = 0.55  # a card's paper is brighter than this fraction of the brightest paper near it
 # A face found by its strip lies on paper to its far edges: its rim is nearly as bright as
@@ -85,7 +58,6 @@ FELT = 0.55  # a card's paper is brighter than this fraction of the brightest pa
 # poker --seed 11``, ``tests/simulation/test_recording.py``).
 RIM = 0.7
 EDGE = 0.99  # left of a card's edge is darker than this fraction of its paper
-INK = 0.88  # darker than this fraction of the paper is ink (a thin glyph, blurred, is 0.8)
 ACCEPT = 0.6  # the least strip correlation that names the face
 # A fainter match (down to FAINT) names it where the card's left edge shows clearly: darker
 # outside than CLEAR of the paper inside, over most of its height (``_edge``): a covered
@@ -101,7 +73,6 @@ LOOSE = 0.4  # the least where the face's eyes show too (``_eyes``: a joker lyin
 EYES = ((0.375, 0.658), (0.621, 0.658))  # this artwork's joker's eyes, card widths from top-left
 SHIFT = 0.1  # how far the eyes are sought from where the strip puts them, card widths
 SHIFT_STEP = 0.015  # in steps of about this much (the eyes are 0.07 card widths across)
-BLUR = 1.0
 # The strip places a card's left edge to within a band pixel or so: the edge is sought that
 # many columns either side (``_edge``). A covered joker's edge, a faint shadow on the card
 # beneath, was often missed a column off.
@@ -152,40 +123,10 @@ def _sample_strip(face: Image, height: int, rng: np.random.Generator, camera: ob
     c, s = np.cos(jitter), np.sin(jitter)
     centre = quad.mean(axis=0) + rng.normal(0, 0.005 * width, 2)
     quad = (quad - centre) @ np.array([[c, -s], [s, c]]).T * rng.normal(1, 0.008) + centre
-    band, _ = _band(image, quad, height, (0.0, STRIP[1] + 0.02))
+    grey, _ = band(image, quad, height, (0.0, STRIP[1] + 0.02))
     x0, x1 = (round(f * WIDTH) for f in STRIP)
     r0, r1 = (round(f * height) for f in ROWS)
-    return band[r0:r1, x0:x1].copy()
-
-
-def _band(frame: Image, quad: NDArray[np.float64], height: int,
-          span: tuple[float, float]) -> tuple[F32, NDArray[np.float64]]:
-    """The band of a card's frame from ``span[0]`` to ``span[1]`` card widths right of its
-    left edge (and a little above and below), straightened to ``WIDTH`` pixels per card
-    width; with the affine map from band pixels to the image."""
-    tl, tr, _, bl = quad
-    width = float(np.hypot(*(tr - tl)))
-    right = (tr - tl) / width
-    down = (bl - tl) / max(float(np.hypot(*(bl - tl))), 1e-6)
-    scale = width / WIDTH
-    origin = tl + scale * (span[0] * WIDTH * right - 0.06 * height * down)
-    m = np.array([[right[0] * scale, down[0] * scale, origin[0]],
-                  [right[1] * scale, down[1] * scale, origin[1]]])
-    size = (int((span[1] - span[0]) * WIDTH) + 2, int(height * 1.12))
-    band = cv2.warpAffine(frame, m.astype(np.float32), size,
-                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
-    return _grey(np.asarray(band, np.uint8)), m
-
-
-def _grey(image: Image) -> F32:
-    """The darkest channel, white where the image is transparent, softened."""
-    planes = cv2.split(image)  # three or four (with alpha)
-    grey = cv2.min(cv2.min(planes[0], planes[1]), planes[2]).astype(np.float32)
-    if image.shape[2] == 4:
-        grey[image[:, :, 3] < 128] = 255.0
-    out: F32 = np.asarray(cv2.GaussianBlur(grey, (0, 0), BLUR), np.float32)
-    return out
+    return grey[r0:r1, x0:x1].copy()
 
 
 def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float,
@@ -200,10 +141,11 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     left edge show (``_edge``), or match less (``MIDDLING``) where its edge shows more
     (``MIDDLING_EDGE``), or faintly (``FAINT``) where its edge shows clearly (``CLEAR``); its
     paper must reach its far edges (``_on_cards``) and its index corner, ``box``, be blank
-    (``_blank``): a card whose index went unread has ink there; a face with a mark there
-    (``marks``: its two templates, upright and turned, cut in ``mark_box``) must show that
-    mark instead (``mark_score`` of ``mark_accept`` or more). ``both`` (one flag per item):
-    both indices of that card were read, so it lies on top and may be turned.
+    (``blank_corner.blank``): a card whose index went unread has ink there; a face with a
+    mark there (``marks``: its two templates, upright and turned, cut in ``mark_box``) must
+    show that mark instead (``corner_marks.mark_score`` of ``mark_accept`` or more).
+    ``both`` (one flag per item): both indices of that card were read, so it lies on top and
+    may be turned.
     """
     marks = marks or {}
     if not strip_codes or templates.size == 0 or not items:
@@ -261,7 +203,7 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
             continue
         lo, hi = (-SLOT[1], -SLOT[0]) if side < 0 else SLOT
         span = (lo - 0.02, hi + STRIP[1] + 0.02)
-        grey, m = _band(frame, quad, height, span)
+        grey, m = band(frame, quad, height, span)
         cols = np.arange(grey.shape[1] - tw + 1)
         xs = (cols - x0) / WIDTH + span[0]  # the strip's card edge from this card's
         rows = grey.shape[0] - th + 1
@@ -275,10 +217,10 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                 score = float(res[y, x])
                 # The card's left edge and top in band pixels: the template begins x0 columns
                 # right of the edge and r0 rows below the band's top, where the card's top
-                # lies 0.06 of a height lower (``_band``).
+                # lies 0.06 of a height lower (``band``).
                 left, top = int(x) - x0, int(y) - r0 + round(0.06 * height)
                 mark = marks.get(code)
-                if score < LOOSE or (mark is None and not _blank(grey, left, top, box)):
+                if score < LOOSE or (mark is None and not blank(grey, left, top, box)):
                     continue
                 by = float(y) - r0 + 0.06 * height
                 corner = m[:, :2] @ np.array([float(left), by]) + m[:, 2]
@@ -404,100 +346,6 @@ def _edge_ratio(rows: F32, first: int, last: int) -> float:
               + rows[:, first + 3:last + 4]) / np.float32(3.0)
     ratios = outside / np.maximum(inside, np.float32(1.0))
     return float(np.median(ratios, axis=0).min())
-
-
-def _blank(grey: F32, left: int, top: int, box: Box) -> bool:
-    """Whether a card with its left edge at column ``left`` and top at row ``top`` of a band
-    has blank paper in ``box`` (``index_box``), where every other face prints its index, and
-    bright paper about it."""
-    x0, x1, y0, y1 = (round(f * WIDTH) for f in box)
-    corner = grey[max(top + y0, 0):max(top + max(y1, y0 + 1), 1),
-                  max(left + x0, 0):max(left + max(x1, x0 + 1), 1)]
-    paper = grey[max(top, 0):top + round(0.8 * WIDTH), max(left, 0):left + round(0.3 * WIDTH)]
-    if corner.size == 0 or paper.size == 0:
-        return False
-    white = float(np.percentile(paper, 90))
-    return white > 60 and float(corner.min()) > INK * white
-
-
-def index_box(offsets: F32, lengths: F32, aspect: float, clear: Sequence[Image] = ()
-              ) -> tuple[Box, list[int]]:
-    """The box of a deck's cards where every face printing a corner index has ink (see
-    ``HALF_WIDTH``), in card widths from the top-left corner, as wide as the faces ``clear``
-    (clean upright images of the faces found by their strip) leave blank, and the indices of
-    those faces that show ink even in the narrowest (``blank_face``). ``offsets``,
-    ``lengths``: the deck's, card centre from suit centroid and rank to suit, card widths."""
-    suit_x = 0.5 - float(np.median(offsets[:, 0]))
-    suit_y = aspect / 2 - float(np.median(offsets[:, 1]))
-    length = float(np.median(lengths))
-    top = max(suit_y - 1.5 * length, EDGE_CLEAR)
-    x0 = max(suit_x - HALF_WIDTH, EDGE_CLEAR)
-    least = max(suit_x + HALF_WIDTH, x0 + HALF_WIDTH)
-    greys = [_face_grey(face) for face in clear]  # once each, for every width tried
-    for right in np.arange(min(suit_x + REACH_RIGHT, SLOT[0]), least, -RIGHT_STEP):
-        box = (x0, float(right), top, suit_y)
-        if all(_blank_grown(grey, box) for grey in greys):
-            return box, []
-    box = (x0, least, top, suit_y)
-    return box, [k for k, grey in enumerate(greys) if not _blank_grown(grey, box)]
-
-
-def blank_face(face: Image, box: Box) -> bool:
-    """Whether ``face`` (a clean upright face image) shows blank paper in ``box`` grown by
-    ``PLACED`` each way, at the band's scale: a face without an index that shows ink there
-    (a joker with a star or a word in its corner) cannot be told from a card whose index
-    went unread."""
-    return _blank_grown(_face_grey(face), box)
-
-
-def _face_grey(face: Image) -> F32:
-    """A clean face at the band's scale, as ``_band`` softens it."""
-    height = round(WIDTH * face.shape[0] / face.shape[1])
-    return _grey(np.asarray(cv2.resize(face, (WIDTH, height), interpolation=cv2.INTER_AREA),
-                            np.uint8))
-
-
-def _blank_grown(grey: F32, box: Box) -> bool:
-    """``_blank`` of a face's grey (``_face_grey``) in ``box`` grown by ``PLACED``."""
-    x0, x1, y0, y1 = box
-    return _blank(grey, 0, 0, (x0 - PLACED, x1 + PLACED, y0 - PLACED, y1 + PLACED))
-
-
-# A marked face's corner (``mark_score``) is cut at MARK_WIDTH pixels per card width: the
-# table's cards are 86-165 pixels wide, so the cut neither blurs nor invents much detail.
-MARK_WIDTH = 100
-
-
-def cut_mark(frame: Image, corner: F64, right: F64, down: F64, width: float, box: Box,
-             grow: float = 0.0) -> F32:
-    """``frame`` (BGR) in ``box`` (card widths from a card's top-left ``corner``, ``right``
-    and ``down`` unit vectors, ``width`` pixels) grown by ``grow`` each way, straightened
-    at ``MARK_WIDTH`` pixels per card width and softened as ``_grey`` softens a band. In
-    colour: a red mark is told from a black index by its colour as well as its shape."""
-    x0, x1, y0, y1 = box
-    scale = width / MARK_WIDTH
-    origin = corner + width * ((x0 - grow) * right + (y0 - grow) * down)
-    m = np.array([[right[0] * scale, down[0] * scale, origin[0]],
-                  [right[1] * scale, down[1] * scale, origin[1]]])
-    size = (round((x1 - x0 + 2 * grow) * MARK_WIDTH), round((y1 - y0 + 2 * grow) * MARK_WIDTH))
-    cut = cv2.warpAffine(frame, m.astype(np.float32), size,
-                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                         borderMode=cv2.BORDER_REPLICATE)
-    out: F32 = np.asarray(cv2.GaussianBlur(np.asarray(cut, np.float32), (0, 0), BLUR),
-                          np.float32)
-    return out
-
-
-def mark_score(frame: Image, corner: F64, right: F64, down: F64, width: float, box: Box,
-               template: F32) -> float:
-    """How well the corner of the card at ``corner`` shows the mark ``template`` (cut in
-    ``box``): the best normalised correlation within ``PLACED`` of where the card is
-    placed (a strip places it to about a band pixel)."""
-    region = cut_mark(frame, corner, right, down, width, box, PLACED)
-    th, tw = template.shape[:2]
-    if region.shape[0] < th or region.shape[1] < tw or float(region.std()) < 1e-3:
-        return -1.0
-    return float(cv2.matchTemplate(region, template, cv2.TM_CCOEFF_NORMED).max())
 
 
 def _decide(found: list[tuple[float, str, np.ndarray, np.ndarray, np.ndarray, float]],
