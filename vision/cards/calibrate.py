@@ -35,6 +35,7 @@ or joined to a pip) is as sharp as its deck's others, and is not sharpened.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
@@ -88,6 +89,15 @@ SEEN_LEAST = 0.125
 # frame), the hold-out decks whose indices touch their pips 6-11 %, the photographed deck
 # 6.3 % (``docs/benchmarks.md``).
 SPLIT_LEAST = 0.03
+# A deck prints every index at one place on its cards: a standard face whose index its clean
+# render shows farther than SPOT_SPREAD card widths from where the others' lie was found at
+# another pair of marks (Bellot's Kc and Ks, their rank with the large pip beside it;
+# Bonded's and Dondorf's Tc: 0.08-0.11 away), and is sought where the others' lie instead.
+# Every other face of the fourteen decks measured (the tuning styles, the hold-out decks and
+# the two photographed decks) lies within 0.05 of its deck's median place, the tens and
+# court cards, whose rank glyphs differ most in shape, farthest (``docs/benchmarks.md``,
+# stop 48).
+SPOT_SPREAD = 0.065
 # A deck cuts glyphs joined to its cards' printed outline from it (``ink.Limits.bays``) where,
 # on its faces rendered upright BAY_WIDTH pixels wide (the training sheets' narrowest card)
 # through BAY_CAMERA (a blur within the training camera's), cutting them finds the corner
@@ -193,8 +203,9 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # found on its clean render (ink too faint there, as on a face cut from a blurred photo)
     # is sought where the others' lie, and learned if the renders show it there.
     common = (float(np.median([s[0] for s in placed])), float(np.median([s[1] for s in placed])))
-    where = {code: spot if spot is not None else common for code, spot in spots.items()
-             if spot is not None or code != JOKER}
+    where = {code: spot if spot is not None and (
+                 code == JOKER or math.dist(spot, common) <= SPOT_SPREAD) else common
+             for code, spot in spots.items() if spot is not None or code != JOKER}
     strip_codes = [code for code in spots if code not in where]  # a joker without an index
     twin = twin_corner(cards, link, renders)
     found = samples.collect(cards, where, limits, rng, rounds, joined)
@@ -219,7 +230,7 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # A face too seldom found may be found parted from the large pips and pictures its index
     # blurs into (``rescue``): its deck then reads so, split.
     unseen = [code for code in codes if seen[code] < least]
-    pips, courts = split and choose_pips(cards), False
+    pips, courts = False, False
     if unseen and not restored and soft_faces(cards, unseen):
         # A face whose image is soft is sharpened first (``calibrate``): the rescue's
         # renders cost as much again, and do not bring back strokes the image lost.
@@ -327,12 +338,6 @@ def choose_bays(faces: Mapping[str, Image]) -> bool:
     """Whether a deck cuts glyphs joined to its cards' printed outline from it
     (``ink.Limits.bays``): where that finds more of its indices (``_finds_more``)."""
     return _finds_more(faces, Limits(), Limits(bays=True))
-
-
-def choose_pips(faces: Mapping[str, Image]) -> bool:
-    """Whether a deck that splits marks parts glyphs from the large pips they blur into
-    (``ink.Limits.pips``): where that finds more of its indices (``_finds_more``)."""
-    return _finds_more(faces, Limits(split=True), Limits(split=True, pips=True))
 
 
 def rescue(faces: Mapping[str, Image], where: Mapping[str, tuple[float, float]],

@@ -87,10 +87,9 @@ class Limits:
     # their marks from the whole candidates, and the cards it parts are read without it.
     necks: bool = False
     # Part glyphs joined to a large solid pip from its body (``parting.pips``): the reader's,
-    # where the deck splits marks and its calibration found it needs this
-    # (``calibrate.choose_pips``, or reading tables of its own faces named more cards so:
-    # ``trial.parts_more``); calibration's samples are found without, so a deck learns as
-    # before.
+    # where the deck splits marks and reading tables of its own faces so named no fewer
+    # cards (``trial.parts_more``), or its faces are found only so (``calibrate.rescue``);
+    # calibration's samples are found without, so a deck learns as before.
     pips: bool = False
     # Part them from the bodies of large marks too (``parting.pips``' ``large``): where an
     # index joins a large pip and that pip a court's picture, all one large mark. Only where

@@ -4,8 +4,9 @@ the large pips they blur into (``ink.Limits.pips``) reads more of its cards.
 Parting offers more candidates: the glyphs parted from the pips, found where they were
 lost, and the pieces of the pips themselves, which compete with the whole candidates for
 the marks. Which weighs more is a matter of the deck's artwork (how close its index lies
-to its pips, how its pips are shaped), and the renders of single faces that calibration
-learns from (``calibrate.choose_pips``) do not show the competition: a whole table does.
+to its pips, how its pips are shaped), and renders of single faces do not show the
+competition: a whole table does (counted on single faces, parting was chosen for Dondorf's
+deck, whose tables read worse parted).
 So a calibrated deck that splits its marks, and does not part them already, is read on
 ``TRIAL_FRAMES`` tables of its own faces both ways, and parts them unless that reads fewer
 cards right or more wrongly (``parts_more``).
