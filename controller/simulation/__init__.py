@@ -1,7 +1,8 @@
 """The simulation, apart from the product: what ``paigow demo`` and the tests play with.
 
 - ``runner``: ``TableRunner``, the simulated table's loop: it plays every part, the players'
-  bets and settings, the dealer's hand and buttons, the supervisor's answers to faults;
+  bets and settings (through ``seats``: ``Seats``), the dealer's hand and buttons, the
+  supervisor's answers to faults;
 - ``players``: ``SimPlayers`` and ``SimDealer`` (the ``Players`` and ``Dealer`` the runner is
   handed, protocols of ``controller.table.people``), their ``Habits`` and ``make_rng``;
 - ``camera``: the camera that renders what it is told and reads it back; ``table``: a table

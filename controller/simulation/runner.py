@@ -5,10 +5,11 @@ Each step looks at the round's phase and does the one act that comes next, so a 
 after a crash, or moved on from the display, carries on from where it stands.  Every act goes
 through ``Table.act`` (viewers see it).  The dealer's acts that have a panel button (new round,
 shake, confirm) are pressed on the panel's pins and done when the press arrives; the others are
-done directly with the dealer's role.  An active fault is the supervisor's: a wrong card count
-is cleared once the deck is fixed, a camera mismatch is corrected to what lies on the layout, a
-lost device voids the round with the reason (several in a row halt the table).  Each round
-ends with one line; the run with a summary (``results.RunSummary``).
+done directly with the dealer's role.  The players' part (bets, hands, settings keyed in and
+laid on the layout) is ``seats.Seats``'.  An active fault is the supervisor's: a wrong card
+count is cleared once the deck is fixed, a camera mismatch is corrected to what lies on the
+layout, a lost device voids the round with the reason (several in a row halt the table).  Each
+round ends with one line; the run with a summary (``results.RunSummary``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -26,22 +27,19 @@ from ..journal import Record, Role
 from ..live import Table
 from ..round import DeviceLostError, IllegalActError, Phase, PortError, Who
 from ..rules.poker.dealing import HOUSE
-from ..rules.tiles.dominoes import full_set
 from ..table.ahead import devices_ahead
 from ..table.errors import TableError
 from ..table.live import Devices as LiveDevices
 from ..table.panel_keys import PanelKeys
-from ..table.people import Choice, Dealer, Decision, Players
+from ..table.people import Dealer, Players
 from ..table.results import RoundResult, RunSummary
+from .seats import Seats
 
 log = logging.getLogger(__name__)
 
 DEALER = Who.dealer()
 SUPERVISOR = Who.supervisor()
 SYSTEM = Who.system()
-
-REPEAT_RATE = 0.8
-"""At a ``repeat_wager`` table, how often a player lets "Deal" repeat the last wager."""
 
 STUCK = 3
 """Refusals in a row after which the supervisor voids the round (twice as many: give up)."""
@@ -111,8 +109,8 @@ class TableRunner:
         self._stop = threading.Event()
         self.keys = PanelKeys(devices.panel, devices.pin_factory, devices.presses, self._stop,
                               lambda line: self.out(line))
-        self._woodpile: tuple[tuple[str, ...], ...] | None = None
-        self._placed: dict[int, str] = {}
+        self.seats = Seats(self.engine, devices, self.rng, settings.entry_error_rate, self._act,
+                           self._press)
         self._game: str = self.engine.game.name
         self._lost_rounds = 0
         self._refusals: list[str] = []  # refusals in a row: a round that cannot go on
@@ -206,10 +204,10 @@ class TableRunner:
         elif state.critical_faults:
             self._supervise()
         elif state.phase is Phase.BETTING:
-            self._bets()
+            self.seats.bets(self.players)
         elif state.phase is Phase.CLOSED:
             if self._game == "tiles":
-                self._woodpile = self._wash()
+                self.seats.wash()
                 self._act("build_woodpile", DEALER)
             else:
                 later = lambda: self._act_quietly("shuffle", SYSTEM)  # noqa: E731
@@ -218,7 +216,7 @@ class TableRunner:
         elif state.phase is Phase.DEALT:
             later = lambda: self._press(PanelButton.SHAKE)  # noqa: E731
         elif state.phase is Phase.SETTING:
-            later = self._set_next()
+            later = self.seats.set_next(self.players, self.dealer)
         elif state.phase is Phase.EXPOSED:
             unread = [p for p in state.playing() if p not in state.camera]
             if self.engine.camera is not None and unread:
@@ -283,7 +281,7 @@ class TableRunner:
             self._act_quietly(act, DEALER)
 
     def _open(self) -> Callable[[], None]:
-        self._placed, self._woodpile = {}, None
+        self.seats.new_round()
         clear = getattr(self.devices.camera, "clear", None)
         if callable(clear):
             clear()
@@ -310,109 +308,6 @@ class TableRunner:
             except PortError as err:  # still silent from the last fault: the round will tell
                 self.out(f"  could not inject {fault!r}: {err}")
 
-    def _bets(self) -> None:
-        """The bank offered in turn (rotation), then the wagers or antes, then no more bets."""
-        state = self.engine.round
-        assert state is not None
-        play = self.engine.game.play
-        if play.rotation and state.banker == HOUSE and not state.bets:
-            if state.bank_offer is None:
-                self._act("offer_bank", DEALER)
-            elif not state.bank_declined:
-                if self.players.takes_bank():
-                    amount = self.players.bank_amount(self.engine.game.positions)
-                    self._act("bank", SUPERVISOR, state.bank_offer, amount)
-                else:
-                    self._act("decline_bank", DEALER)
-            else:
-                self._place_bets()
-            return
-        if not state.bets:
-            self._place_bets()
-            return
-        self._act("close_bets", DEALER)
-
-    def _place_bets(self) -> None:
-        state = self.engine.round
-        assert state is not None
-        game = self.engine.game
-        positions = [p for p in range(2, game.positions + 1) if p != state.banker]
-        wagers = self.players.bets(positions)
-        if game.play.pot is not None:  # home play: each antes what is due; two at least
-            for extra in positions:
-                if len(wagers) >= 2:
-                    break
-                wagers.setdefault(extra, 0)
-            wagers = {p: self.engine.ante_due(p) for p in wagers}
-        elif game.play.repeat_wager:  # "Deal" repeats the last wager, mostly
-            for position in wagers:
-                last = self.engine.last_wager(position)
-                if last is not None and self.rng.random() < REPEAT_RATE:
-                    wagers[position] = last
-        if state.banker != HOUSE:  # the house plays position 1 against the player's bank
-            wagers = {HOUSE: self.players.bets([HOUSE])[HOUSE], **wagers}
-        fortunes = self.players.fortunes([p for p, w in wagers.items() if w and p != HOUSE]) \
-            if game.fortune and game.play.pot is None else {}
-        for position, wager in wagers.items():
-            self._act("take_bet", DEALER, position, wager, fortunes.get(position, 0))
-
-    def _wash(self) -> tuple[tuple[str, ...], ...]:
-        """The simulated tiles: a shuffled set in eight stacks of four, stack 1 first."""
-        tiles = [str(t) for t in full_set()]
-        self.rng.shuffle(tiles)
-        return tuple(tuple(tiles[4 * k:4 * k + 4]) for k in range(len(tiles) // 4))
-
-    def _hand(self, position: int) -> tuple[str, ...] | None:
-        known = self.engine.known_hand(position)
-        if known is not None:
-            return known
-        state = self.engine.round
-        if self._woodpile is None or state is None or state.plan is None:
-            return None
-        return self._woodpile[state.plan.packet_of(position) - 1]
-
-    def _set_next(self) -> Callable[[], None] | None:
-        state = self.engine.round
-        assert state is not None
-        waiting = [p for p in state.playing() if p != HOUSE and p not in state.settings]
-        if not waiting and self.engine.game.play.pot is not None:
-            # home play: no dealer's hand; settle the pot
-            return lambda: self._press(PanelButton.CONFIRM)
-        position = waiting[0] if waiting else HOUSE
-        pieces = self._hand(position)
-        if pieces is None:
-            self._act("void", SUPERVISOR, f"position {position}'s hand is not known to the "
-                                          f"simulated table (restart)")
-            return None
-        if position == HOUSE:
-            decision = self.dealer.decide(pieces)
-            self._place(position, decision.setting)
-            self._act("expose_dealer", DEALER, decision.setting)
-            return None
-        decision = self.players.decide(pieces)
-        self._place(position, decision.setting)
-        entered = self._entry(decision, pieces)
-        if entered is None:
-            self._act("set_hand", DEALER, position, hand=list(pieces))
-        else:
-            self._act("set_hand", DEALER, position, entered)
-        return None
-
-    def _entry(self, decision: Decision, pieces: Sequence[str]) -> str | None:
-        """What the dealer keys in: None for the house way; now and then a wrong setting."""
-        if self.rng.random() < self.settings.entry_error_rate:
-            options = self.players.setter.options(pieces)
-            wrong = [s for s in (options.house_way, *options.others) if s != decision.setting]
-            if wrong:
-                return self.rng.choice(wrong)
-        return None if decision.choice is Choice.HOUSE_WAY else decision.setting
-
-    def _place(self, position: int, setting: str) -> None:
-        self._placed[position] = setting
-        camera = self.devices.camera
-        if camera is not None:
-            camera.place(position, setting)
-
     # --- faults --------------------------------------------------------------------------------
 
     def _supervise(self) -> None:
@@ -436,7 +331,7 @@ class TableRunner:
         it already was (the camera misread), the fault is cleared and the entry stands."""
         state = self.engine.round
         assert state is not None
-        truth = self._placed.get(position)
+        truth = self.seats.placed.get(position)
         if truth is None:
             self._act("void", SUPERVISOR, f"camera mismatch at position {position}; the "
                                           f"layout is not known after a restart")
