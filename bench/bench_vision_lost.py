@@ -59,7 +59,6 @@ from controller.config.locations import assets_dir  # noqa: E402
 from vision.cards import (  # noqa: E402
     CardReader,
     load_faces,
-    naming,
 )
 from vision.cards import reader as rd  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
@@ -73,9 +72,7 @@ from vision.cards.measure import label  # noqa: E402
 from vision.cards.parting import markish  # noqa: E402
 from vision.cards.pyramid import Pyramid  # noqa: E402
 from vision.cards.reads import (  # noqa: E402
-    CLEAN,
     ODD_SIZE,
-    SURE,
     Read,
     but,
     eliminate,
@@ -209,30 +206,13 @@ class Trace:
 
 def contest(reader: CardReader, groups: Groups, every: Judged
             ) -> tuple[set[int], dict[int, int], NDArray[np.bool_]]:
-    """``naming.Naming.reads``'s competition for marks, as it runs there: the candidates
-    chosen, the candidate that took each other's marks, and which may compete at all."""
-    part = np.isin(every.r_best, reader._naming.parts)
-    best_fit = (every.r_d + every.s_d) / np.where(part, naming.PART, 1.0)
-    held = naming.holds_part(groups)
-    eligible = ~held | ((every.odds >= SURE) & (every.loose < CLEAN))
-    late = ~eligible & (every.odds >= SURE) & (every.loose <= naming.IN_STEP_FIT)
-    rows = groups.members if groups.whole is None else np.where(
-        groups.members >= 0, groups.whole[np.maximum(groups.members, 0)], -1)
-    members = rows.tolist()
-    owner: dict[int, int] = {}
-    chosen: set[int] = set()
-    for turn in (eligible, late):
-        for i in np.argsort(np.where(turn, best_fit, np.inf), kind="stable").tolist():
-            if not turn[i]:
-                break
-            marks = {k for k in members[i] if k >= 0}
-            if not marks & set(owner):
-                chosen.add(i)
-                owner.update(dict.fromkeys(marks, i))
-    taker = {i: next(owner[k] for k in members[i] if k in owner and owner[k] != i)
+    """``naming.Naming.contest``'s competition for marks: the candidates chosen, the
+    candidate that took each other's marks, and which may compete at all."""
+    c = reader._naming.contest(groups, every)
+    taker = {i: next(c.owner[k] for k in c.members[i] if k in c.owner and c.owner[k] != i)
              for i in range(len(groups))
-             if any(k in owner and owner[k] != i for k in members[i])}
-    return chosen, taker, eligible | late
+             if any(k in c.owner and c.owner[k] != i for k in c.members[i])}
+    return set(c.chosen), taker, c.eligible | c.late
 
 
 def lost(reader: CardReader, trace: Trace, faces: dict[str, Image], frame: Image,

@@ -23,6 +23,8 @@ a spread lays it beside a card named plainly (``IN_STEP_FIT``, ``verdict.IN_STEP
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -78,6 +80,22 @@ UNLIKE_FIT = 0.25
 UNSURE = "unsure"  # the note of a read seen that names no card and was not vetoed
 
 
+class Contest(NamedTuple):
+    """The competition for marks (``Naming.contest``): the candidates chosen, in the order
+    they won; the candidate that took each mark; each candidate's marks (a split mark's part
+    as the mark it was split from, -1 beyond them); which competed first (``eligible``) and
+    which for the marks left over (``late``); which hold a part of a split mark (``held``)
+    and which pair marks too unlike for a group (``unlike``)."""
+
+    chosen: list[int]
+    owner: dict[int, int]
+    members: list[list[int]]
+    eligible: NDArray[np.bool_]
+    late: NDArray[np.bool_]
+    held: NDArray[np.bool_]
+    unlike: NDArray[np.bool_]
+
+
 class Naming:
     """Names the candidates of one calibrated ``Deck`` by its ``Thresholds``: the
     competition for marks and the naming of its winners (``reads``); the codes of verdicts
@@ -114,15 +132,10 @@ class Naming:
         center = ends[:, 1] + width[:, None] * (off[:, :1] * right + off[:, 1:] * down)
         return ends, right, down, width, center
 
-    def reads(self, pyramid: Pyramid, groups: Groups, every: Judged, least: float = 0.0
-              ) -> list[Read]:
-        """The reads of ``groups`` (their verdicts ``every``, ``reader.CardReader._judged``):
-        of candidates sharing a mark only the best fit is read. ``least``: the least odds of
-        a read the caller keeps (``reader.CardReader._second_look`` keeps only reads of
-        ``SURE`` odds); the candidates that fall short still take their marks, but are
-        neither cut again nor read (the fine cut changes no read's odds)."""
-        if len(groups) == 0:
-            return []
+    def contest(self, groups: Groups, every: Judged) -> Contest:
+        """The competition of ``groups`` (their verdicts ``every``) for their marks: of
+        candidates sharing a mark only the best fit is chosen, a part of a ten's index
+        fitting worse than its whole (``PART``)."""
         part = np.isin(every.r_best, self.parts)
         best_fit = (every.r_d + every.s_d) / np.where(part, PART, 1.0)
         # A candidate holding a part of a split mark competes only read surely and cleanly
@@ -135,9 +148,8 @@ class Naming:
             unlike & sure & (every.loose < UNLIKE_FIT))
         # Read surely but loosely: the marks left over (see the note above ``PAIR_FIT``).
         late = ~eligible & ~unlike & sure & (every.loose <= IN_STEP_FIT)
-        # Candidates sharing a mark: only the best fit is read.
         chosen: list[int] = []
-        taken: set[int] = set()
+        owner: dict[int, int] = {}
         # A part of a split mark takes the mark it was split from (``ink.Groups.whole``).
         rows = groups.members if groups.whole is None else np.where(
             groups.members >= 0, groups.whole[np.maximum(groups.members, 0)], -1)
@@ -146,14 +158,27 @@ class Naming:
             for i in np.argsort(np.where(turn, best_fit, np.inf), kind="stable").tolist():
                 if not turn[i]:
                     break
-                marks = {k for k in members[i] if k >= 0}
-                if not marks & taken:
+                marks = [k for k in members[i] if k >= 0]
+                if not any(k in owner for k in marks):
                     chosen.append(i)
-                    taken |= marks
-        if not chosen:
+                    owner.update(dict.fromkeys(marks, i))
+        return Contest(chosen, owner, members, eligible, late, held, unlike)
+
+    def reads(self, pyramid: Pyramid, groups: Groups, every: Judged, least: float = 0.0
+              ) -> list[Read]:
+        """The reads of ``groups`` (their verdicts ``every``, ``reader.CardReader._judged``):
+        of candidates sharing a mark only the best fit is read. ``least``: the least odds of
+        a read the caller keeps (``reader.CardReader._second_look`` keeps only reads of
+        ``SURE`` odds); the candidates that fall short still take their marks, but are
+        neither cut again nor read (the fine cut changes no read's odds)."""
+        if len(groups) == 0:
             return []
-        pick = np.array(sorted(chosen))
-        loosely = late[pick]
+        contest = self.contest(groups, every)
+        if not contest.chosen:
+            return []
+        held, unlike = contest.held, contest.unlike
+        pick = np.array(sorted(contest.chosen))
+        loosely = contest.late[pick]
         (sense, rd, sd, r_best, r_odds, r_p, r_d, s_best, s_odds, s_p, s_d, loose,
          odds) = every.take(pick)
         t = self.thresholds
