@@ -199,8 +199,8 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     placed = [spot for spot in spots.values() if spot is not None]
     if not placed:
         raise CalibrationError(f"deck {name!r}: no face shows a corner index")
-    # A deck prints every index at one place on its cards: a standard face whose index is not
-    # found on its clean render (ink too faint there, as on a face cut from a blurred photo)
+    # A standard face whose index is not found on its clean render (ink too faint there, as
+    # on a face cut from a blurred photo), or found far from the others' (``SPOT_SPREAD``),
     # is sought where the others' lie, and learned if the renders show it there.
     common = (float(np.median([s[0] for s in placed])), float(np.median([s[1] for s in placed])))
     where = {code: spot if spot is not None and (
@@ -228,9 +228,10 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     found = found.unsplit(parted)
     seen = Counter(found.codes)
     # A face too seldom found may be found parted from the large pips and pictures its index
-    # blurs into (``rescue``): its deck then reads so, split.
+    # blurs into (``rescue``): its deck then reads so, split. Else whether it parts is
+    # tried on its tables once it is learned (``trial.parts_more``).
     unseen = [code for code in codes if seen[code] < least]
-    pips, courts = False, False
+    pips = courts = False
     if unseen and not restored and soft_faces(cards, unseen):
         # A face whose image is soft is sharpened first (``calibrate``): the rescue's
         # renders cost as much again, and do not bring back strokes the image lost.

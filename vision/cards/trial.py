@@ -1,5 +1,5 @@
 """A deck's reading tried both ways on tables of its own faces: whether parting glyphs from
-the large pips they blur into (``ink.Limits.pips``) reads more of its cards.
+the large pips they blur into (``ink.Limits.pips``) reads no fewer of its cards.
 
 Parting offers more candidates: the glyphs parted from the pips, found where they were
 lost, and the pieces of the pips themselves, which compete with the whole candidates for
