@@ -23,6 +23,7 @@ from vision.cards import CardReader, load_faces
 from vision.cards.cache import cached_deck
 from vision.cards.calibrate import UnusableFaces, calibrate
 from vision.cards.evaluate import evaluate
+from vision.cards.trial import MORE_SHARPEN
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from holdout_decks import deck_dir
@@ -40,6 +41,9 @@ def test_holdout_deck_reads_a_frame_with_no_wrong_read() -> None:
     # Its small suits blur into the pips beside them: reading tables of its own faces chose
     # parting them (``trial.parts_more``; 482 -> 485 of 490 right in the bench's plain scenes).
     assert deck.split and deck.pips
+    # Its thin strokes break in the camera's blur: its camera-lit tables read more of its
+    # cards sharpened more, none wrongly (``trial.sharpens_more``: 746 -> 760 of 784).
+    assert deck.read_sharpen == MORE_SHARPEN
     tally = evaluate(CardReader(deck), faces, frames=1, seed=2026)
     assert tally.frames == 1 and tally.cards >= 49
     assert tally.wrong == 0, tally.mistakes

@@ -295,9 +295,18 @@ def test_a_thin_stroked_deck_is_read_by_its_sharpened_ink(
 def test_a_bold_deck_is_read_sharpened_too() -> None:
     """A bold deck learns unsharpened ink (its strokes are wide on clean renders), yet the
     camera's blur thins its strokes as any deck's: its frames are read sharpened."""
-    bold = deck("2color-bf")
+    bold = dataclasses.replace(deck("2color-bf"), read_sharpen=0.0)
     assert bold.sharpen == 0.0
     assert CardReader(bold).limits.sharpen == reader_module.READ_SHARPEN
+
+
+def test_a_deck_whose_tables_read_more_sharpened_is_read_so() -> None:
+    """A deck that chose to be read sharpened more (``Deck.read_sharpen``, by
+    ``trial.sharpens_more``) is read so, whatever it learned at."""
+    more = 2 * reader_module.READ_SHARPEN
+    for name in ("2color", "2color-bf"):
+        made = dataclasses.replace(deck(name), read_sharpen=more)
+        assert CardReader(made).limits.sharpen == more
 
 
 def _merged_index() -> NDArray[np.uint8]:

@@ -1,7 +1,8 @@
-"""Parting tried on tables of a deck's own faces (``trial.parts_more``): only a deck that
-splits its marks and does not part them yet is tried, and it parts them unless that reads
-fewer of its cards right or more wrongly (a deck that reads worse parted, Dondorf's:
-``test_cards_holdout.py``)."""
+"""Reading tried on tables of a deck's own faces (``trial``). Parting (``parts_more``): only
+a deck that splits its marks and does not part them yet is tried, and it parts them unless
+that reads fewer of its cards right or more wrongly (a deck that reads worse parted,
+Dondorf's: ``test_cards_holdout.py``). Sharpening more (``sharpens_more``): only a deck not
+read so sharpened yet is tried."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import dataclasses
 import pytest
 
 from tests.vision.conftest import deck, faces
-from vision.cards.trial import parts_more
+from vision.cards.trial import MORE_SHARPEN, parts_more, sharpens_more
 
 
 @pytest.mark.parametrize(("split", "pips"), [(False, False), (True, True)])
@@ -30,3 +31,23 @@ def test_a_deck_whose_tables_read_alike_either_way_is_parted() -> None:
     made = dataclasses.replace(deck("2color"), split=True, pips=False)
     tried = parts_more(made, faces("2color"))
     assert tried.pips is True and tried.split and tried.codes == made.codes
+
+
+def test_a_deck_read_as_sharpened_already_is_not_tried() -> None:
+    made = dataclasses.replace(deck("2color"), read_sharpen=MORE_SHARPEN)
+    assert sharpens_more(made, faces("2color")) is made
+    learned = dataclasses.replace(deck("2color"), sharpen=MORE_SHARPEN, read_sharpen=0.0)
+    assert sharpens_more(learned, faces("2color")) is learned
+
+
+def test_too_few_faces_for_a_table_are_not_sharpened() -> None:
+    made = dataclasses.replace(deck("2color"), read_sharpen=0.0)
+    assert sharpens_more(made, dict(list(faces("2color").items())[:6])) is made
+
+
+def test_a_bold_deck_whose_camera_lit_tables_read_no_more_sharpened_is_not_sharpened() -> None:
+    """The bold style's strokes stay whole in the camera's blur: its camera-lit tables read
+    no more cards right sharpened by ``MORE_SHARPEN`` (``SHARPEN_GAIN``), so it is read as
+    sharpened as any deck (a deck that is: ``test_cards_holdout.py``)."""
+    made = dataclasses.replace(deck("2color-bf"), read_sharpen=0.0)
+    assert sharpens_more(made, faces("2color-bf")) is made

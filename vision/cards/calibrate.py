@@ -287,9 +287,10 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # reading its own tables so names more cards (``trial``: the competition of the
     # parted pieces shows only there). Imported here: the trial reads, and the reader
     # imports this module.
-    from .trial import parts_more
+    # Likewise it is read sharpened more where its tables in the camera's light read more so.
+    from .trial import parts_more, sharpens_more
 
-    return parts_more(deck, cards)
+    return sharpens_more(parts_more(deck, cards), cards)
 
 
 def choose_link(faces: Mapping[str, Image],

@@ -56,6 +56,10 @@ class Deck:
     fine_ranks: Lda | None = None
     fine_suits: Lda | None = None
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``ink.Limits.sharpen``)
+    # The reader's unsharp amount where it reads the deck's tables better sharpened more
+    # than ``reader.READ_SHARPEN`` in the table camera's light (``trial.sharpens_more``); 0
+    # where it does not.
+    read_sharpen: float = 0.0
     # Where the deck prints its index again, at the other top corner: from the top-left
     # index's centroid, in card widths (across, down); (0, 0) for a deck printing it at the
     # top left (and turned, bottom right) alone (``calibrate.twin_corner``, ``corners``).
@@ -99,7 +103,8 @@ class Deck:
             "link": self.link, "codes": list(self.codes), "strip_codes": list(self.strip_codes),
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
-            "strip_accept": self.strip_accept, "sharpen": self.sharpen, "split": self.split,
+            "strip_accept": self.strip_accept, "sharpen": self.sharpen,
+            "read_sharpen": self.read_sharpen, "split": self.split,
             "bays": self.bays, "pips": self.pips, "courts": self.courts,
             "twin": list(self.twin),
             "blank": list(self.blank),
@@ -166,6 +171,7 @@ class Deck:
                 strips=arrays["strips"].astype(np.float32),
                 strip_accept=float(meta["strip_accept"]),
                 sharpen=float(meta.get("sharpen", 0.0)),
+                read_sharpen=float(meta.get("read_sharpen", 0.0)),
                 twin=(float(meta.get("twin", [0.0, 0.0])[0]),
                       float(meta.get("twin", [0.0, 0.0])[1])),
                 split=bool(meta.get("split", False)),

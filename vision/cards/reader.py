@@ -93,7 +93,8 @@ LOOSE_ITEM = 0.3
 # 404 -> 438, bonded 378 -> 410) and the bold styles neither more nor fewer. More sharpening
 # read more yet, and wrongly: at 2 tigullio named a Kh as Qh and a Jd where none lay, bellot
 # a red queen's heart as a spade; at 3 four more (``docs/benchmarks.md``, "stop 40: ink
-# sharpened to read").
+# sharpened to read"). A deck whose own tables in the camera's light read more sharpened
+# further, and no more wrongly, is read so (``Deck.read_sharpen``, ``trial.sharpens_more``).
 READ_SHARPEN = SHARPEN
 
 
@@ -106,7 +107,8 @@ class CardReader:
         self.deck = deck
         self.thresholds = thresholds or Thresholds()
         self.second_look = second_look  # look again at the empty places of spreads
-        self.limits = Limits(link=deck.link, sharpen=max(deck.sharpen, READ_SHARPEN),
+        self.limits = Limits(link=deck.link,
+                             sharpen=max(deck.sharpen, READ_SHARPEN, deck.read_sharpen),
                              split=deck.split, bays=deck.bays, pips=deck.pips,
                              courts=deck.courts, waists=deck.split)
         self._naming = Naming(deck, self.thresholds)  # the candidates' reads (``naming``)
