@@ -228,12 +228,14 @@ def cmd_read(args: argparse.Namespace) -> int:
         except ImageTooLargeError as err:
             raise VisionCommandError(str(err)) from err
         except VisionError as err:
-            status = 1
+            # Bad input, as any the command line names (exit 2, one line naming it), but
+            # the other images are read all the same: one unreadable image loses none.
+            status = 2
+            said = str(err) if name in str(err) else f"{name}: {err}"
+            print(f"paigow: error: {said}", file=sys.stderr)
             if args.json:
                 out = {"image": name, "error": str(err), "items": []}
                 print(json.dumps(out))
-            else:
-                print(f"{name}: error: {err}")
             continue
         if args.json:
             print(json.dumps(result.to_json(name)))

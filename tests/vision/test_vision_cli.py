@@ -51,8 +51,11 @@ def test_read_json_lines(tmp_path: Path, calib: Path, capsys: pytest.CaptureFixt
     broken.write_bytes(b"\x89PNG\r\n\x1a\n but not really")
     args = ["vision", "read", str(table), str(black), str(broken), "--deck", str(calib),
             "--layout", "sim-table", "--json"]
-    assert main(args) == 1  # one image could not be read
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(args) == 2  # one image could not be read: bad input, the others read
+    out, err = capsys.readouterr()
+    said = json.loads(out.splitlines()[2])["error"]
+    assert err.splitlines() == [f"paigow: error: {said}"] and str(broken) in said
+    lines = [json.loads(line) for line in out.splitlines()]
     assert [line["image"] for line in lines] == [str(table), str(black), str(broken)]
     cards = lines[0]["items"]
     labels = {t.label for t in truth}
