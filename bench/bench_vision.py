@@ -79,7 +79,13 @@ from vision.memory import keep_freed_memory  # noqa: E402
 sys.path.insert(0, str(ROOT / "scripts"))
 from holdout_decks import DECKS as HOLDOUT  # noqa: E402
 from holdout_decks import deck_dir  # noqa: E402
-from vision_decks import RENDERS, holdout_report, print_deck, single_report  # noqa: E402
+from vision_decks import (  # noqa: E402
+    RENDERS,
+    holdout_report,
+    print_deck,
+    read_as,
+    single_report,
+)
 
 STYLES = ("2color", "4color", "2color-bf", "4color-bf")
 PHOTOS_ENV = "PAIGOW_VISION_PHOTOS"
@@ -144,7 +150,8 @@ def photo_report(folder: Path, seed: int = 0) -> dict[str, object]:
         notes.update(i.note or "unnamed" for i in items if i.code is None)
         per_photo.append(row)
     return {"set": folder.name, "seed": seed, "photos": len(per_photo), "scale": scale,
-            "calibration_s": made, "strip_codes": list(deck.strip_codes),
+            "calibration_s": made, "read_as": read_as(deck),
+            "strip_codes": list(deck.strip_codes),
             "refused": refused, "left_out": sorted(set(faces) - set(deck.faces)),
             **{k: totals[k] for k in ("cards", "right", "wrong", "unknown", "phantom",
                                       "missed")},
@@ -241,7 +248,8 @@ def main() -> int:
             "unknown": tally.rate(tally.unknown),
             "median_ms": statistics.median(ms), "p95_ms": sorted(ms)[int(0.95 * len(ms))],
             "median_cpu_ms": statistics.median(cpu),
-            "calibration_s": made, "mistakes": tally.mistakes[:args.mistakes],
+            "calibration_s": made, "read_as": read_as(deck),
+            "mistakes": tally.mistakes[:args.mistakes],
             "losses": dict(tally.losses.most_common()),
         })
         if not args.json:

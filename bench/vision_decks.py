@@ -145,6 +145,9 @@ def deck_row(name: str, deck: Deck, faces: Mapping[str, Image], tally: Tally, ph
         "calibration_s": made, "refused": refused,
         "left_out": sorted(set(faces) - set(deck.faces)),
         "strip_codes": list(deck.strip_codes), "joker": JOKER in faces,
+        # What the calibration chose for the deck (``calibrate``, ``trial``): how the reader
+        # reads it, so that a change in a deck's figures can be traced to a change of choice.
+        "read_as": read_as(deck),
         "mistakes": tally.mistakes[:mistakes], "wrong_codes": wrong_codes(tally.mistakes),
         "losses": dict(tally.losses.most_common()),
     }
@@ -158,6 +161,15 @@ def deck_row(name: str, deck: Deck, faces: Mapping[str, Image], tally: Tally, ph
         fails.append(f"median {row['median_ms']:.1f} ms > {HOLDOUT_MEDIAN_MS:g} ms")
     row["verdict"] = "pass" if not fails else "FAIL: " + "; ".join(fails)
     return row
+
+
+def read_as(deck: Deck) -> dict[str, object]:
+    """How a calibrated deck is read: its ink's sharpening (as learned, and as the reader
+    applies it), and whether its marks split, glyphs are parted from its pips (and its
+    courts') and cut from its outline, and its index prints at four corners."""
+    return {"sharpen": deck.sharpen, "read_sharpen": CardReader(deck).limits.sharpen,
+            "split": deck.split, "pips": deck.pips, "courts": deck.courts, "bays": deck.bays,
+            "four_corners": deck.twin != (0.0, 0.0)}
 
 
 def refused_row(name: str, refused: str | None, left_out: set[str]) -> dict[str, object]:
@@ -264,6 +276,7 @@ def print_deck(row: dict[str, object], why: bool, label: str = "holdout") -> Non
           f"{row['phantom']}  frame median {row['median_ms']:.1f} ms (cpu "
           f"{row['median_cpu_ms']:.1f} ms) p95 {row['p95_ms']:.1f} ms  (calibration "
           f"{row['calibration_s']:.1f} s)  {row['verdict']}")
+    print(f"    read as: {row['read_as']}")
     for m in row["mistakes"]:  # type: ignore[attr-defined]
         print(f"    {m}")
     if row["wrong_codes"]:
