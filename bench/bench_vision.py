@@ -37,7 +37,10 @@ scene generator: ``right`` / ``wrong`` / ``unknown`` as above, ``phantom`` the u
 near no card, the frame time, and a verdict against issue 33's hold-out targets (at least
 99.5 % right, at most 1 wrong in 10,000, median frame at most 33 ms). A deck not drawn is named
 and skipped; ``--holdout NAME ...`` picks decks, ``--no-holdout`` skips them. The reader must
-not be tuned to these decks: that is what makes them hold-out.
+not be tuned to these decks: that is what makes them hold-out. Each deck's report (and the
+photographed deck's) says how its calibration chose to read it (``read_as``: the ink's
+sharpening as learned and as read, split marks, glyphs parted from pips and courts, bays,
+four corners), so that a change of its figures can be traced to a change of those choices.
 
 The single-card photographs (``docs/sources.md: [V2]``, read in place from ``--single DIR`` or
 ``$PAIGOW_VISION_SINGLE``; ``--no-single`` skips them) are a real deck the reader never saw: it
