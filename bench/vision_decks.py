@@ -40,10 +40,7 @@ from vision.cards.faces import read_image
 from vision.errors import VisionError
 from vision.items import Item
 from vision.scene import Placement
-from vision.scene.augment import REAL
-from vision.scene.hands import table_scene
-from vision.scene.paper import Paper
-from vision.scene.surface import AnySurface
+from vision.scene.hands import REAL_SCENE, table_scene
 
 Image = NDArray[np.uint8]
 # Decks of ``holdout_decks`` the reader has since been changed while looking at (issue 33:
@@ -55,9 +52,9 @@ TUNED_ON = frozenset({"aguilar", "bonded"})
 # tuned with; "real", felt or a wooden table, card stock's mottle, cast, sheen and ink, and
 # a camera with a stronger cast, defocus, vignetting, shot noise and JPEG (issue 33: "make
 # the renderer as real as you can").
-RENDERS: dict[str, dict[str, Any]] = {
+RENDERS: dict[str, Mapping[str, Any]] = {
     "plain": {},
-    "real": {"camera": REAL, "surface": AnySurface(), "paper": Paper()},
+    "real": REAL_SCENE,
 }
 # Issue 33's targets on every hold-out deck.
 HOLDOUT_RIGHT, HOLDOUT_WRONG_PER_10K, HOLDOUT_MEDIAN_MS = 0.995, 1.0, 33.0

@@ -28,10 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..scene.augment import REAL
-from ..scene.hands import most_hands, table_scene
-from ..scene.paper import Paper
-from ..scene.surface import AnySurface
+from ..scene.hands import REAL_SCENE, most_hands, table_scene
 from .deck import Deck
 from .evaluate import Tally
 from .reader import CardReader
@@ -51,8 +48,8 @@ TRIAL_FRAMES = 4
 # the photographed single cards some more wrongly; 1.5 read fewer right and as wrongly, 3
 # more wrongly yet (``docs/benchmarks.md``, stop 49).
 MORE_SHARPEN = 2.0
-# It is tried on SHARPEN_FRAMES tables in the table camera's light (``scene.augment.REAL``,
-# on any surface, on card stock), from seeds SHARPEN_SEED on, none the benchmarks read:
+# It is tried on SHARPEN_FRAMES tables in the table camera's light (``hands.REAL_SCENE``),
+# from seeds SHARPEN_SEED on, none the benchmarks read:
 # sixteen, four times as many as parting, because the wrong reads sharpening adds to a
 # thin deck are a card in a few hundred, and the gains of a deck it does not help are a
 # card or two either way (its tables read a few cards apart from its faces as given or as
@@ -77,10 +74,11 @@ def parts_more(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     if deck.pips or not deck.split:
         return deck
     tried = dataclasses.replace(deck, pips=True)
-    before, after = _tables(deck, tried, faces, TRIAL_SEED, TRIAL_FRAMES, {})
-    if after is not None and after.right >= before.right and after.wrong <= before.wrong:
-        return tried
-    return deck
+    read = _tables(deck, tried, faces, TRIAL_SEED, TRIAL_FRAMES, {})
+    if read is None:
+        return deck
+    before, after = read
+    return tried if after.right >= before.right and after.wrong <= before.wrong else deck
 
 
 def sharpens_more(deck: Deck, faces: Mapping[str, Image]) -> Deck:
@@ -91,23 +89,23 @@ def sharpens_more(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     if max(deck.sharpen, deck.read_sharpen) >= MORE_SHARPEN:
         return deck
     tried = dataclasses.replace(deck, read_sharpen=MORE_SHARPEN)
-    before, after = _tables(deck, tried, faces, SHARPEN_SEED, SHARPEN_FRAMES,
-                            {"camera": REAL, "surface": AnySurface(), "paper": Paper()})
-    if (after is not None and after.right - before.right >= SHARPEN_GAIN * before.cards
-            and after.wrong <= before.wrong):
-        return tried
-    return deck
+    read = _tables(deck, tried, faces, SHARPEN_SEED, SHARPEN_FRAMES, REAL_SCENE)
+    if read is None:
+        return deck
+    before, after = read
+    more = after.right - before.right >= SHARPEN_GAIN * before.cards
+    return tried if more and after.wrong <= before.wrong else deck
 
 
 def _tables(deck: Deck, tried: Deck, faces: Mapping[str, Image], seed: int, frames: int,
-            render: Mapping[str, Any]) -> tuple[Tally, Tally | None]:
+            render: Mapping[str, Any]) -> tuple[Tally, Tally] | None:
     """How ``deck`` and ``tried`` read ``frames`` tables of ``faces`` (from seeds ``seed``
-    on, drawn with ``render``'s scene arguments): None for ``tried`` where the faces are
-    too few for a hand."""
+    on, drawn with ``render``'s scene arguments); None where the faces are too few for a
+    hand."""
     hands = most_hands(faces)
-    tallies = (Tally(), Tally())
     if hands == 0:
-        return tallies[0], None
+        return None
+    tallies = (Tally(), Tally())
     readers = (CardReader(deck), CardReader(tried))
     for k in range(frames):
         frame, placed = table_scene(faces, np.random.default_rng(seed + k), hands=hands,

@@ -17,14 +17,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .augment import Camera
+from .augment import REAL, Camera
 from .paper import Paper
 from .scene import Placement, Pose, Scene
-from .surface import Surface
+from .surface import AnySurface, Surface
 
 Image = NDArray[np.uint8]
 
@@ -64,6 +65,10 @@ def spread_poses(
 # A table seats seven hands (six players and the dealer) of seven cards each.
 SEATS = 7
 CARDS_A_HAND = 7
+# ``table_scene``'s arguments for a table as a real camera sees it: the camera's defocus,
+# uneven light, glare, noise and compression (``augment.REAL``), on any felt or wooden table,
+# cards on card stock. The benchmarks' real scenes and a deck's trial tables are drawn so.
+REAL_SCENE: Mapping[str, Any] = {"camera": REAL, "surface": AnySurface(), "paper": Paper()}
 
 
 def most_hands(faces: Mapping[str, Image]) -> int:
