@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from vision.cards.link import (
     ALONG,
     ALONG_COS,
+    AXIS,
     REACH_MIN,
     SIMILAR,
     SIMILAR_ACROSS,
@@ -92,7 +93,7 @@ def _rules(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, cut: np.n
             ref = a if (elong[a] >= elong[b] and not cut[a]) or cut[b] else b
             c, s = math.cos(theta[ref]), math.sin(theta[ref])
             along = bool(abs(dx * c + dy * s) >= ALONG_COS * np.hypot(dx, dy)
-                         and elong[ref] >= 1.25 and abs(dy * c - dx * s) <= 0.5 * small)
+                         and elong[ref] >= AXIS and abs(dy * c - dx * s) <= 0.5 * small)
             reach = max((ALONG if along else link) * small, REACH_MIN)
             alike = SIMILAR_ACROSS if not along and elong[ref] >= 1.25 else SIMILAR
             allowed = not (cut[a] or cut[b]) or (along and cut[a] != cut[b])
