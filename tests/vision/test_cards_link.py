@@ -224,3 +224,20 @@ def test_a_small_suit_under_a_tall_rank_is_offered_as_a_pair_of_its_own() -> Non
     members, owners, _ = candidates(links, 6)
     assert [members[owners == k].tolist() for k in range(2, owners.max() + 1)] == [[0, 1]]
 
+
+
+def test_a_wide_rank_joins_the_round_suit_under_it_along_its_axis() -> None:
+    """A rank barely taller than wide (an "A" as some decks print it, ``AXIS``) over a round
+    suit a third of its height below joins it as rank over suit: farther apart than the
+    side-by-side reach, within the reach along the axis. Two round marks as far apart (two
+    pips) join not."""
+    wide = np.array([[10, 3], [24, 3], [24, 20], [10, 20]])  # 15 x 18: elongation about 1.2
+    suit = np.array([[12, 26], [22, 26], [22, 36], [12, 36]])  # 11 x 11, 5 px below
+    x, y, w, h, cut, moments = _drawn([wide, suit])
+    _, _, _, _, major, minor = shape(moments)
+    assert AXIS <= major[0] / minor[0] < 1.25
+    links = link_marks(x, y, w, h, cut, moments, 0.2)
+    assert links.group_of.tolist() == [0, 0] and links.along.tolist() == [True]
+    pip = np.array([[12, 3], [22, 3], [22, 13], [12, 13]])  # round, 11 x 11
+    x, y, w, h, cut, moments = _drawn([pip, suit - [0, 8]])
+    assert link_marks(x, y, w, h, cut, moments, 0.2).group_of.tolist() == [0, 1]

@@ -441,6 +441,24 @@ def test_the_fine_cut_vetoes_a_plain_read_only_when_sure_of_another_class() -> N
     assert against(fine, np.zeros(3, np.int64), odds).tolist() == [True, False, False]
 
 
+def test_the_fine_cut_vetoes_a_sure_and_clean_read_too() -> None:
+    """Every read named is checked at the fine cut, the sure and clean ones too: with the
+    deck's fine suits shifted one class over, so that the fine cut names each loose clean
+    card's suit surely as another, none of those cards is named; with them as learned,
+    all are (``test_loose_clean_cards_are_read``)."""
+    style = "2color"
+    image = _loose_cards(style)
+    learned = deck(style)
+    assert learned.fine_suits is not None
+    shifted = dataclasses.replace(
+        learned, fine_suits=dataclasses.replace(
+            learned.fine_suits, means=np.roll(learned.fine_suits.means, 1, axis=0)))
+    found = CardReader(shifted, second_look=False).read(image)
+    assert [i.code for i in found if i.code] == []
+    plain = CardReader(learned, second_look=False).read(image)
+    assert sorted(i.code for i in plain if i.code) == sorted(LOOSE)
+
+
 def test_the_fine_cut_reads_no_worse() -> None:
     """On the seeded tables of the style whose thin, large indices it was made for, the deck's
     fine discriminants name no fewer cards and misname none more than the coarse cut alone.
