@@ -20,6 +20,7 @@ unknown. Each deck gets a verdict against issue 33's hold-out targets.
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections import Counter
@@ -156,7 +157,14 @@ def deck_row(name: str, deck: Deck, faces: Mapping[str, Image], tally: Tally, ph
                      f"{HOLDOUT_WRONG_PER_10K:g}")
     if float(str(row["median_ms"])) > HOLDOUT_MEDIAN_MS:
         fails.append(f"median {row['median_ms']:.1f} ms > {HOLDOUT_MEDIAN_MS:g} ms")
-    row["verdict"] = "pass" if not fails else "FAIL: " + "; ".join(fails)
+    # No wrong read in fewer cards than the target allows one in does not show the target
+    # met: ten frames a deck (490 cards) read none wrongly where 200 frames of the same
+    # decks read 1 to 35 in 10,000 wrongly (``docs/benchmarks.md``, stop 50).
+    least = math.ceil(1e4 / HOLDOUT_WRONG_PER_10K)
+    unshown = [f"wrong rate not shown: {tally.wrong} wrong in {tally.cards} cards, fewer "
+               f"than {least}"] if tally.cards < least and not tally.wrong else []
+    row["verdict"] = ("FAIL: " + "; ".join(fails + unshown) if fails
+                      else "unresolved: " + unshown[0] if unshown else "pass")
     return row
 
 
