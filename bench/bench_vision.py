@@ -38,8 +38,8 @@ near no card, the frame time, and a verdict against issue 33's hold-out targets 
 99.5 % right, at most 1 wrong in 10,000, median frame at most 33 ms; no wrong read in fewer
 than 10,000 cards does not show the wrong rate met, and the verdict says so; ``--scenes
 205`` reads 10,045 cards a deck). A deck not drawn is named and skipped; ``--holdout NAME
-...`` picks decks, ``--no-holdout`` skips them. The reader must
-not be tuned to these decks: that is what makes them hold-out. Each deck's report (and the
+...`` picks decks, ``--no-holdout`` skips them. The reader must not be tuned to these
+decks: that is what makes them hold-out. Each deck's report (and the
 photographed deck's) says how its calibration chose to read it (``read_as``: the ink's
 sharpening as learned and as read, split marks, glyphs parted from pips and courts, bays,
 four corners), so that a change of its figures can be traced to a change of those choices.

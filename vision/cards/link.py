@@ -35,8 +35,8 @@ SIMILAR_ACROSS = 1.4  # side by side ("1" and "0"): about the same size
 # A mark at least this elongated has an axis to join along (rank over suit). A wide rank
 # such as kde-standard's "A" measures 1.19-1.21 in real light, so at 1.25 it joined its suit
 # only at the side-by-side reach; solid pips measure 1.02-1.09 (spades, clubs). At 1.15,
-# over 200 real frames of each hold-out deck, 64 more cards were read right and 2 fewer
-# wrongly (``docs/benchmarks.md``).
+# over 200 real frames of each hold-out deck (seed 2026), 64 more cards were read right and
+# 2 fewer wrongly (``docs/benchmarks.md``, stop 50).
 AXIS = 1.15
 
 

@@ -53,11 +53,12 @@ PART = 0.6
 # well beyond IN_STEP_FIT (figures in ``docs/benchmarks.md``).
 IN_STEP_FIT = 1.0
 # Every read named is checked at the fine cut (``Naming.reads``, ``verdict.against``), not only
-# those short of sure and clean (``reads.SURE``, ``reads.CLEAN``). In real light, 200 frames
-# of each hold-out deck (seed 2026), the sure and clean reads checked too named 7 fewer
-# cards wrongly of 64 (aguilar-lite's blurred small clubs read as spades at fits of 0.1,
-# tigullio's Ks as Kc) and as many cards right, give or take a few per deck
-# (``docs/benchmarks.md``).
+# those short of sure and clean (``reads.SURE``, ``reads.CLEAN``): a read two cuts name
+# differently is unsure. In real light, 200 frames of each hold-out deck (seed 2026), the
+# sure and clean reads checked too named 7 fewer cards wrongly of 64 (aguilar-lite's
+# blurred small clubs read as spades at fits of 0.1, tigullio's Ks as Kc) and as many
+# right, give or take a few per deck; at seed 11 (with ``link.AXIS``) as many wrongly (63
+# against 62; ``docs/benchmarks.md``, stop 50).
 #
 # A candidate holding a part of a split mark (``ink.find_groups``) is read only where it is
 # read surely and cleanly (``reads.SURE``, ``reads.CLEAN``); else it takes no marks from
@@ -199,14 +200,14 @@ class Naming:
         vetoed = np.zeros_like(confident)
         guess = np.zeros_like(confident)
         close = seen & ~confident & (loose <= FINE_FIT) & ~groups.variant[pick]
-        doubt = confident & counts
+        to_check = confident & counts  # every read named: the fine cut checks it (``against``)
         hopeful = seen & ~confident & (odds >= t.odds) & (loose <= IN_STEP_FIT)
         # A pair of marks too unlike for a group is named only where the fine cut names it
         # too, surely (``verdict.confirmed``).
         paired = unlike[pick] & confident & counts
         fine_ranks, fine_suits = self.deck.fine_ranks, self.deck.fine_suits
         vetoed[paired] = True
-        again = close | doubt | hopeful | paired
+        again = close | to_check | hopeful | paired
         if again.any() and fine_ranks is not None and fine_suits is not None:
             fr, fs = patch.cut(pyramid, groups.take(pick[again]), sense[again], patch.FINE)
             fr_d, fs_d = fine_ranks.distances(fr), fine_suits.distances(fs)
@@ -220,7 +221,7 @@ class Naming:
             called, named = np.flatnonzero(close), win | near
             r_best[called[named]], s_best[called[named]] = r_new[named], s_new[named]
             settled[called[win]] = True
-            checked = doubt | hopeful
+            checked = to_check | hopeful
             d = checked[again]
             rows = np.flatnonzero(checked)
             vetoed[rows] = (against(fr_d[d], r_best[rows], t.odds)

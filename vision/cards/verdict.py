@@ -4,8 +4,8 @@ The reader cuts each candidate index and measures its rank and suit patches agai
 deck's discriminants (``model.Lda``), in both senses of its axis. Here those distances
 become a verdict: the sense that fits, the best class of each and its log-likelihood ratio
 over the runner-up (``decide``), the second class where a read is one of two (``runner_up``),
-and the fine cut's word on a close call (``settle``) or on a read not quite sure
-(``against``). ``Thresholds`` says when a verdict names a card. No image is touched here.
+and the fine cut's word on a close call (``settle``) or on any read named (``against``).
+``Thresholds`` says when a verdict names a card. No image is touched here.
 """
 
 from __future__ import annotations
