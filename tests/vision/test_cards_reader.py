@@ -27,7 +27,14 @@ from vision.cards.pyramid import Pyramid
 from vision.cards.reader import OFF_CARDS_NOTE, WITHDRAWN, _common, off_cards
 from vision.cards.reads import SIZE_SPREAD, Read, but
 from vision.cards.strips import EDGE_SLACK, _edge
-from vision.cards.verdict import FINE_ODDS, IN_STEP_ODDS, Thresholds, against, settle
+from vision.cards.verdict import (
+    FINE_ODDS,
+    IN_STEP_ODDS,
+    Thresholds,
+    against,
+    settle,
+    strays,
+)
 from vision.scene import Camera, Pose, Scene
 from vision.scene.augment import REAL
 from vision.scene.hands import Spread, place_spread
@@ -454,6 +461,38 @@ def test_the_fine_cut_vetoes_a_sure_and_clean_read_too() -> None:
         learned, fine_suits=dataclasses.replace(
             learned.fine_suits, means=np.roll(learned.fine_suits.means, 1, axis=0)))
     found = CardReader(shifted, second_look=False).read(image)
+    assert [i.code for i in found if i.code] == []
+    plain = CardReader(learned, second_look=False).read(image)
+    assert sorted(i.code for i in plain if i.code) == sorted(LOOSE)
+
+
+def test_a_read_whose_rank_strays_at_the_fine_cut_is_withdrawn() -> None:
+    """A read is withdrawn where the fine cut finds its own rank further than the limit from
+    its class, whichever class the fine cut prefers; at the limit or closer it stands."""
+    limit = 4.0
+    fine = np.array([
+        [limit + 0.5, 9.0, 9.0],  # its class 0 beyond the limit, though nearest: withdrawn
+        [limit, 9.0, 9.0],  # at the limit: stands
+        [9.0, 1.0, 0.0],  # its class 1 within it, class 2 nearer: stands
+        [9.0, 0.0, limit + 1.0],  # its class 2 beyond it: withdrawn
+    ])
+    best = np.array([0, 0, 1, 2], np.int64)
+    assert strays(fine, best, limit).tolist() == [True, False, False, True]
+
+
+def test_the_fine_cut_withdraws_a_sure_read_whose_rank_it_finds_loose() -> None:
+    """A read named plainly must find its rank close at the fine cut too
+    (``naming.FINE_RANK_FIT``): with the deck's fine ranks held to a hundredth of their
+    learned spread, every loose clean card's rank strays there and none is named; as
+    learned, all are (``test_loose_clean_cards_are_read``)."""
+    style = "2color"
+    image = _loose_cards(style)
+    learned = deck(style)
+    assert learned.fine_ranks is not None
+    tight = dataclasses.replace(
+        learned, fine_ranks=dataclasses.replace(
+            learned.fine_ranks, typical=learned.fine_ranks.typical / 100))
+    found = CardReader(tight, second_look=False).read(image)
     assert [i.code for i in found if i.code] == []
     plain = CardReader(learned, second_look=False).read(image)
     assert sorted(i.code for i in plain if i.code) == sorted(LOOSE)

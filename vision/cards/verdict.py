@@ -124,6 +124,13 @@ def against(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_
     return out
 
 
+def strays(fine: F64, best: NDArray[np.int64], limit: float) -> NDArray[np.bool_]:
+    """Whether the fine cut (distances ``fine``) finds each read further than ``limit`` from
+    its class ``best``: as close as it may be named, no closer."""
+    out: NDArray[np.bool_] = fine[np.arange(len(best)), best] > limit
+    return out
+
+
 def confirmed(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_]:
     """Whether the fine cut (distances ``fine``) names ``best`` too, with ``odds`` or more
     (``against``'s converse)."""
