@@ -99,12 +99,15 @@ UNLIKE_FIT = 0.25
 # A read named plainly (``reads.SURE`` or not) is withdrawn where the fine cut finds its rank
 # further than FINE_RANK_FIT (in ``Thresholds.typical`` units, the fine ranks' ``typical``)
 # from its class (``verdict.strays``). Most of bellot's wrong reads were named surely and
-# cleanly, the fine cut agreeing as surely (a 5 whose flag ran into the ink above it read as
-# a 3, the pieces of its court pictures as sixes or jacks), and fitted its ranks loosely
-# there: over 200 real frames (seed 2026), FINE_RANK_FIT 0.6 left out 10 of its 31 wrong
-# reads for 2 right ones, and 0.5 11 for 3, but 0.5 cost kde-standard 55 right reads for 4
-# wrong ones, 0.6 24 (``docs/benchmarks.md``, stop 51). The suit is not held so: small
-# suits blurred fit their fine classes loosely when read right as often as when wrong.
+# cleanly, the fine cut agreeing as surely (a 5 whose flag ran into the ink beside it read
+# as a 3, the pieces of its court pictures as sixes or jacks), and fitted their ranks
+# loosely there. The limit was set on one seed's reads (200 real frames of four hold-out
+# decks, seed 2026): at 0.6 it withdrew 10 of bellot's 31 wrong reads and 2 right ones, at
+# 0.5 11 and 3, but at 0.5 4 of kde-standard's wrong reads and 55 right, at 0.6 3 and 24.
+# Over 200 real frames of all eight hold-out decks it named 58 -> 41 cards wrongly at that
+# seed and 63 -> 41 at seed 11, and 4 and 7 more right (kde-standard 16 and 21 fewer;
+# ``docs/benchmarks.md``, stop 51). The suit is not held so: small suits blurred fit their
+# fine classes as loosely read right as wrongly.
 FINE_RANK_FIT = 0.6
 UNSURE = "unsure"  # the note of a read seen that names no card and was not vetoed
 
