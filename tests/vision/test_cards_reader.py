@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from tests.vision.conftest import STYLES, deck, faces, golden, starred_deck, starred_faces
 from vision.cards import CardReader, patch
 from vision.cards import reader as reader_module
+from vision.cards.deck import Deck
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import Groups, find_groups, masks
 from vision.cards.pyramid import Pyramid
@@ -448,22 +449,29 @@ def test_the_fine_cut_vetoes_a_plain_read_only_when_sure_of_another_class() -> N
     assert against(fine, np.zeros(3, np.int64), odds).tolist() == [True, False, False]
 
 
+# The style whose calibration the fine cut's tests alter (``_loose_named``).
+FINE_STYLE = "2color"
+
+
+def _loose_named(learned: Deck) -> list[str]:
+    """The codes ``learned`` (a calibration of ``FINE_STYLE``, as learned or altered) names
+    in the frame of ``FINE_STYLE``'s loose cards, sorted."""
+    found = CardReader(learned, second_look=False).read(_loose_cards(FINE_STYLE))
+    return sorted(i.code for i in found if i.code)
+
+
 def test_the_fine_cut_vetoes_a_sure_and_clean_read_too() -> None:
     """Every read named is checked at the fine cut, the sure and clean ones too: with the
     deck's fine suits shifted one class over, so that the fine cut names each loose clean
     card's suit surely as another, none of those cards is named; with them as learned,
     all are (``test_loose_clean_cards_are_read``)."""
-    style = "2color"
-    image = _loose_cards(style)
-    learned = deck(style)
+    learned = deck(FINE_STYLE)
     assert learned.fine_suits is not None
     shifted = dataclasses.replace(
         learned, fine_suits=dataclasses.replace(
             learned.fine_suits, means=np.roll(learned.fine_suits.means, 1, axis=0)))
-    found = CardReader(shifted, second_look=False).read(image)
-    assert [i.code for i in found if i.code] == []
-    plain = CardReader(learned, second_look=False).read(image)
-    assert sorted(i.code for i in plain if i.code) == sorted(LOOSE)
+    assert _loose_named(shifted) == []
+    assert _loose_named(learned) == sorted(LOOSE)
 
 
 def test_a_read_whose_rank_strays_at_the_fine_cut_is_withdrawn() -> None:
@@ -485,17 +493,13 @@ def test_the_fine_cut_withdraws_a_sure_read_whose_rank_it_finds_loose() -> None:
     (``naming.FINE_RANK_FIT``): with the deck's fine ranks held to a hundredth of their
     learned spread, every loose clean card's rank strays there and none is named; as
     learned, all are (``test_loose_clean_cards_are_read``)."""
-    style = "2color"
-    image = _loose_cards(style)
-    learned = deck(style)
+    learned = deck(FINE_STYLE)
     assert learned.fine_ranks is not None
     tight = dataclasses.replace(
         learned, fine_ranks=dataclasses.replace(
             learned.fine_ranks, typical=learned.fine_ranks.typical / 100))
-    found = CardReader(tight, second_look=False).read(image)
-    assert [i.code for i in found if i.code] == []
-    plain = CardReader(learned, second_look=False).read(image)
-    assert sorted(i.code for i in plain if i.code) == sorted(LOOSE)
+    assert _loose_named(tight) == []
+    assert _loose_named(learned) == sorted(LOOSE)
 
 
 def test_the_fine_cut_reads_no_worse() -> None:
