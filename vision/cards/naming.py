@@ -10,7 +10,8 @@ twice the resolution, is named surely there (``verdict.settle``: a "settled" rea
 weakest kind). Every read named is cut at twice the resolution too, and withdrawn ("vetoed")
 where that cut names another rank or suit as surely as a read must be (``verdict.against``):
 the sure and clean ones too (``reads.SURE``, ``reads.CLEAN``), as a small suit blurred can
-pass for another at the coarse cut alone (the note after ``IN_STEP_FIT``). A small suit
+pass for another at the coarse cut alone (the note after ``IN_STEP_FIT``); and where that
+cut finds its rank far from its class (``FINE_RANK_FIT``). A small suit
 under a rank too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``) competes
 only read surely (``UNLIKE_FIT``), and is named only where that cut names the same rank and
 suit surely too (``verdict.confirmed``). A ten's "0" read surely with its suit, its hairline
@@ -97,13 +98,14 @@ PAIR_FIT, PAIR_ODDS = 0.4, 15.0
 # 980 at another seed, with no wrong read added (``docs/benchmarks.md``).
 UNLIKE_FIT = 0.25
 # A read named plainly (``reads.SURE`` or not) is withdrawn where the fine cut finds its rank
-# further than FINE_RANK_FIT (in ``Thresholds.typical`` units, the fine ranks' ``typical``)
-# from its class (``verdict.strays``). Most of bellot's wrong reads were named surely and
-# cleanly, the fine cut agreeing as surely (a 5 whose flag ran into the ink beside it read
-# as a 3, the pieces of its court pictures as sixes or jacks), and fitted their ranks
-# loosely there. The limit was set on one seed's reads (200 real frames of four hold-out
-# decks, seed 2026): at 0.6 it withdrew 10 of bellot's 31 wrong reads and 2 right ones, at
-# 0.5 11 and 3, but at 0.5 4 of kde-standard's wrong reads and 55 right, at 0.6 3 and 24.
+# further than FINE_RANK_FIT from its class (``verdict.strays``), in units of the fine
+# ranks' ``typical`` as ``Thresholds.typical`` is in the coarse ranks'. Most of bellot's
+# wrong reads were named surely and cleanly, the fine cut agreeing as surely (a 5 whose flag
+# ran into the ink beside it read as a 3, the pieces of its court pictures as sixes or
+# jacks), and fitted their ranks loosely there. The limit was set on one seed's reads (200
+# real frames of four hold-out decks, seed 2026): at 0.6 it withdrew 10 of bellot's 31
+# wrong reads and 2 right ones, at 0.5 11 and 3, but at 0.5 4 of kde-standard's wrong reads
+# and 55 right, at 0.6 3 and 24.
 # Over 200 real frames of all eight hold-out decks it named 58 -> 41 cards wrongly at that
 # seed and 63 -> 41 at seed 11, and 4 and 7 more right (kde-standard 16 and 21 fewer;
 # ``docs/benchmarks.md``, stop 51). The suit is not held so: small suits blurred fit their

@@ -126,7 +126,8 @@ def against(fine: F64, best: NDArray[np.int64], odds: float) -> NDArray[np.bool_
 
 def strays(fine: F64, best: NDArray[np.int64], limit: float) -> NDArray[np.bool_]:
     """Whether the fine cut (distances ``fine``) finds each read further than ``limit`` from
-    its class ``best``: as close as it may be named, no closer."""
+    its own class ``best``, whichever class it finds nearest: a read named at the coarse cut
+    that the fine cut finds far from its class fits neither closely enough to be named."""
     out: NDArray[np.bool_] = fine[np.arange(len(best)), best] > limit
     return out
 
