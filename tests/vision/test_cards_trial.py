@@ -2,7 +2,8 @@
 a deck that splits its marks and does not part them yet is tried, and it parts them unless
 that reads fewer of its cards right or more wrongly (a deck that reads worse parted,
 Dondorf's: ``test_cards_holdout.py``). Sharpening more (``sharpens_more``): only a deck not
-read so sharpened yet is tried."""
+read so sharpened yet is tried; more cards right outweigh more wrong reads only at
+``WRONG_WORTH`` to one (``outweighs``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,14 @@ import dataclasses
 import pytest
 
 from tests.vision.conftest import deck, faces
-from vision.cards.trial import MORE_SHARPEN, parts_more, sharpens_more
+from vision.cards.trial import (
+    MORE_SHARPEN,
+    SHARPEN_GAIN,
+    WRONG_WORTH,
+    outweighs,
+    parts_more,
+    sharpens_more,
+)
 
 
 @pytest.mark.parametrize(("split", "pips"), [(False, False), (True, True)])
@@ -51,3 +59,19 @@ def test_a_bold_deck_whose_camera_lit_tables_read_no_more_sharpened_is_not_sharp
     sharpened as any deck (a deck that is: ``test_cards_holdout.py``)."""
     made = dataclasses.replace(deck("2color-bf"), read_sharpen=0.0)
     assert sharpens_more(made, faces("2color-bf")) is made
+
+
+@pytest.mark.parametrize(("gained", "added", "cards", "taken"), [
+    (4, 0, 784, True),  # SHARPEN_GAIN of 784 is 3.92 cards
+    (3, 0, 784, False),
+    (-2, -1, 784, False),  # fewer right, however fewer wrong
+    (18, 3, 784, False),  # Bellot's first tables: 18 cards more right, 3 more wrongly
+    (253, 1, 7845, True),  # ... and with the tables after them
+    (3, 1, 336, False),  # the single-card photographs' deck: fewer than fifty to one
+    (100, 2, 784, True),
+    (99, 2, 784, False),
+])
+def test_right_reads_outweigh_wrong_ones_fifty_to_one(gained: int, added: int, cards: int,
+                                                       taken: bool) -> None:
+    assert WRONG_WORTH == 50 and SHARPEN_GAIN == 0.005
+    assert outweighs(gained, added, cards) is taken
