@@ -111,13 +111,10 @@ def sharpens_more(deck: Deck, faces: Mapping[str, Image]) -> Deck:
         return deck
     if after.wrong <= before.wrong:
         return tried
-    more = _tables(deck, tried, faces, SHARPEN_SEED + SHARPEN_FRAMES, SHARPEN_MORE_FRAMES,
-                   REAL_SCENE)
-    if more is None:
-        return deck
-    gained = after.right + more[1].right - before.right - more[0].right
-    added = after.wrong + more[1].wrong - before.wrong - more[0].wrong
-    return tried if outweighs(gained, added, before.cards + more[0].cards) else deck
+    _tables(deck, tried, faces, SHARPEN_SEED + SHARPEN_FRAMES, SHARPEN_MORE_FRAMES,
+            REAL_SCENE, read)
+    return tried if outweighs(after.right - before.right, after.wrong - before.wrong,
+                              before.cards) else deck
 
 
 def outweighs(gained: int, added: int, cards: int) -> bool:
@@ -128,14 +125,15 @@ def outweighs(gained: int, added: int, cards: int) -> bool:
 
 
 def _tables(deck: Deck, tried: Deck, faces: Mapping[str, Image], seed: int, frames: int,
-            render: Mapping[str, Any]) -> tuple[Tally, Tally] | None:
+            render: Mapping[str, Any], tallies: tuple[Tally, Tally] | None = None
+            ) -> tuple[Tally, Tally] | None:
     """How ``deck`` and ``tried`` read ``frames`` tables of ``faces`` (from seeds ``seed``
-    on, drawn with ``render``'s scene arguments); None where the faces are too few for a
-    hand."""
+    on, drawn with ``render``'s scene arguments), counted into ``tallies`` where given (the
+    tables read before); None where the faces are too few for a hand."""
     hands = most_hands(faces)
     if hands == 0:
         return None
-    tallies = (Tally(), Tally())
+    tallies = tallies or (Tally(), Tally())
     readers = (CardReader(deck), CardReader(tried))
     for k in range(frames):
         frame, placed = table_scene(faces, np.random.default_rng(seed + k), hands=hands,
