@@ -324,7 +324,7 @@ def deck_of(name: str, faces: dict[str, Image]) -> Deck:
     refuses left out) or a tuning style's cached one."""
     if name in bv.STYLES:
         return cached_deck(name, faces, assets_dir() / "decks")
-    deck, refused, _ = calibrate_deck(f"holdout-{name}", faces)
+    deck, refused, _, _ = calibrate_deck(f"holdout-{name}", faces)
     if deck is None:
         raise SystemExit(f"{name}: calibration refused: {refused}")
     return deck

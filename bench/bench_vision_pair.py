@@ -89,7 +89,7 @@ def holdout_decks(name: str, other: ModuleType) -> tuple[Deck, object, dict[str,
     if folder is None:
         raise SystemExit(f"hold-out deck {name} is not drawn (scripts/holdout_decks.py)")
     faces = load_faces(folder)
-    here, refused, left_out = calibrate_deck(f"holdout-{name}", faces)
+    here, refused, left_out, _ = calibrate_deck(f"holdout-{name}", faces)
     if here is None:
         raise SystemExit(f"hold-out deck {name}: calibration refused: {refused}")
     decks = assets_dir() / "decks" / "pair"

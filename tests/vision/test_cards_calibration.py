@@ -57,18 +57,21 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert back.fine_suits is not None and original.fine_suits is not None
     assert back.fine_suits.typical == original.fine_suits.typical
     assert not back.bays  # a deck cutting glyphs from its outline says so (``choose_bays``)
+    assert back.fine_rank_fit is None  # held at the fine cut as any deck
     dataclasses.replace(original, bays=True, pips=True, courts=True,
-                        read_sharpen=2.0).save(path)
+                        read_sharpen=2.0, fine_rank_fit=0.3).save(path)
     assert Deck.load(path).bays and Deck.load(path).pips and Deck.load(path).courts
-    assert Deck.load(path).read_sharpen == 2.0
+    assert Deck.load(path).read_sharpen == 2.0 and Deck.load(path).fine_rank_fit == 0.3
     with np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays["meta"]))
     # a deck saved before: it parted none, and was read as sharpened as any deck
-    del meta["bays"], meta["pips"], meta["courts"], meta["read_sharpen"]
+    # and held its ranks at the fine cut as any deck
+    del meta["bays"], meta["pips"], meta["courts"], meta["read_sharpen"], meta["fine_rank_fit"]
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     assert not Deck.load(path).bays and not Deck.load(path).pips
     assert not Deck.load(path).courts and Deck.load(path).read_sharpen == 0.0
+    assert Deck.load(path).fine_rank_fit is None
 
 
 def test_a_deck_without_the_fine_cut_loads_and_older_versions_are_refused(

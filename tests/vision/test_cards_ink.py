@@ -302,7 +302,7 @@ def test_a_bold_deck_is_read_sharpened_too() -> None:
 
 def test_a_deck_whose_tables_read_more_sharpened_is_read_so() -> None:
     """A deck that chose to be read sharpened more (``Deck.read_sharpen``, by
-    ``trial.sharpens_more``) is read so, whatever it learned at."""
+    ``trial.in_light``) is read so, whatever it learned at."""
     more = 2 * reader_module.READ_SHARPEN
     for name in ("2color", "2color-bf"):
         made = dataclasses.replace(deck(name), read_sharpen=more)

@@ -24,6 +24,7 @@ from vision.cards import reader as reader_module
 from vision.cards.deck import Deck
 from vision.cards.evaluate import evaluate
 from vision.cards.ink import Groups, find_groups, masks
+from vision.cards.naming import FINE_RANK_FIT
 from vision.cards.pyramid import Pyramid
 from vision.cards.reader import OFF_CARDS_NOTE, WITHDRAWN, _common, off_cards
 from vision.cards.reads import SIZE_SPREAD, Read, but
@@ -500,6 +501,18 @@ def test_the_fine_cut_withdraws_a_sure_read_whose_rank_it_finds_loose() -> None:
             learned.fine_ranks, typical=learned.fine_ranks.typical / 100))
     assert _loose_named(tight) == []
     assert _loose_named(learned) == sorted(LOOSE)
+
+
+def test_a_deck_holding_its_ranks_closer_withdraws_what_its_limit_finds_loose() -> None:
+    """A deck's own limit on the fine cut's rank fit (``Deck.fine_rank_fit``, chosen by
+    ``trial.in_light``) replaces ``naming.FINE_RANK_FIT``: held to a hundredth of it, every
+    loose clean card's rank strays and none is named; held to ``FINE_RANK_FIT`` itself, all
+    are, as with no limit of its own."""
+    learned = deck(FINE_STYLE)
+    assert learned.fine_rank_fit is None
+    assert _loose_named(dataclasses.replace(learned, fine_rank_fit=FINE_RANK_FIT / 100)) == []
+    assert _loose_named(dataclasses.replace(learned, fine_rank_fit=FINE_RANK_FIT)) == sorted(
+        LOOSE)
 
 
 def test_the_fine_cut_reads_no_worse() -> None:

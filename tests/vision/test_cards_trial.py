@@ -1,9 +1,10 @@
 """Reading tried on tables of a deck's own faces (``trial``). Parting (``parts_more``): only
 a deck that splits its marks and does not part them yet is tried, and it parts them unless
 that reads fewer of its cards right or more wrongly (a deck that reads worse parted,
-Dondorf's: ``test_cards_holdout.py``). Sharpening more (``sharpens_more``): only a deck not
-read so sharpened yet is tried; more cards right outweigh more wrong reads only at
-``WRONG_WORTH`` to one (``outweighs``)."""
+Dondorf's: ``test_cards_holdout.py``). In the camera's light (``in_light``): a deck whose
+tables read no card wrongly keeps any deck's limit on the fine cut's rank fit; sharpening
+more is tried only on a deck not read so sharpened yet; a way of reading is worth its right
+reads less ``WRONG_WORTH`` for each wrong one (``worth``, ``holds_closer``, ``sharpens``)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ import dataclasses
 import pytest
 
 from tests.vision.conftest import deck, faces
+from vision.cards.evaluate import Tally
 from vision.cards.trial import (
     MORE_SHARPEN,
     SHARPEN_GAIN,
     WRONG_WORTH,
-    outweighs,
+    holds_closer,
+    in_light,
     parts_more,
-    sharpens_more,
+    sharpens,
+    worth,
 )
 
 
@@ -43,35 +47,62 @@ def test_a_deck_whose_tables_read_alike_either_way_is_parted() -> None:
 
 def test_a_deck_read_as_sharpened_already_is_not_tried() -> None:
     made = dataclasses.replace(deck("2color"), read_sharpen=MORE_SHARPEN)
-    assert sharpens_more(made, faces("2color")) is made
+    assert in_light(made, faces("2color")) is made
     learned = dataclasses.replace(deck("2color"), sharpen=MORE_SHARPEN, read_sharpen=0.0)
-    assert sharpens_more(learned, faces("2color")) is learned
+    assert in_light(learned, faces("2color")) is learned
 
 
 def test_too_few_faces_for_a_table_are_not_sharpened() -> None:
     made = dataclasses.replace(deck("2color"), read_sharpen=0.0)
-    assert sharpens_more(made, dict(list(faces("2color").items())[:6])) is made
+    assert in_light(made, dict(list(faces("2color").items())[:6])) is made
 
 
 def test_a_bold_deck_whose_camera_lit_tables_read_no_more_sharpened_is_not_sharpened() -> None:
     """The bold style's strokes stay whole in the camera's blur: its camera-lit tables read
     no more cards right sharpened by ``MORE_SHARPEN`` (``SHARPEN_GAIN``), so it is read as
-    sharpened as any deck (a deck that is: ``test_cards_holdout.py``)."""
+    sharpened as any deck (a deck that is: ``test_cards_holdout.py``); they read no card
+    wrongly, so its ranks are held at the fine cut as any deck's (``Deck.fine_rank_fit``
+    None)."""
     made = dataclasses.replace(deck("2color-bf"), read_sharpen=0.0)
-    assert sharpens_more(made, faces("2color-bf")) is made
+    assert in_light(made, faces("2color-bf")) is made
 
 
-@pytest.mark.parametrize(("gained", "added", "cards", "taken"), [
-    (4, 0, 784, True),  # SHARPEN_GAIN of 784 is 3.92 cards
-    (3, 0, 784, False),
-    (-2, -1, 784, False),  # fewer right, however fewer wrong
-    (18, 3, 784, False),  # Bellot's first tables: 18 cards more right, 3 more wrongly
-    (253, 1, 7845, True),  # ... and with the tables after them
-    (3, 1, 336, False),  # the single-card photographs' deck: fewer than fifty to one
-    (100, 2, 784, True),
-    (99, 2, 784, False),
+def tally(right: int, wrong: int, cards: int) -> Tally:
+    return Tally(right=right, wrong=wrong, unknown=cards - right - wrong)
+
+
+def test_a_way_of_reading_is_worth_its_right_reads_less_fifty_for_each_wrong_one() -> None:
+    assert WRONG_WORTH == 50
+    assert worth(tally(700, 0, 784)) == 700
+    assert worth(tally(700, 3, 784)) == 550
+    assert worth(tally(10, 1, 784)) == -40
+
+
+@pytest.mark.parametrize(("loose", "close", "held"), [
+    # Bellot's first 16 tables, read as any deck and sharpened: fewer wrong at a card's cost.
+    ([(558, 4), (585, 5)], [(557, 1), (583, 3)], True),
+    ([(700, 0), (720, 0)], [(700, 0), (720, 0)], False),  # alike: any deck's limit
+    ([(700, 1), (720, 0)], [(660, 0), (720, 0)], True),  # one wrong read for 40 right ones
+    ([(700, 1), (720, 0)], [(650, 0), (720, 0)], False),  # ... and for 50: not more
+    ([(700, 0), (720, 0)], [(701, 0), (720, 1)], False),  # more wrongly: never
 ])
-def test_right_reads_outweigh_wrong_ones_fifty_to_one(gained: int, added: int, cards: int,
-                                                       taken: bool) -> None:
-    assert WRONG_WORTH == 50 and SHARPEN_GAIN == 0.005
-    assert outweighs(gained, added, cards) is taken
+def test_ranks_are_held_closer_where_that_is_worth_more(
+        loose: list[tuple[int, int]], close: list[tuple[int, int]], held: bool) -> None:
+    assert holds_closer([tally(r, w, 784) for r, w in loose],
+                        [tally(r, w, 784) for r, w in close]) is held
+
+
+@pytest.mark.parametrize(("before", "after", "cards", "taken"), [
+    ((700, 0), (704, 0), 784, True),  # SHARPEN_GAIN of 784 is 3.92 cards
+    ((700, 0), (703, 0), 784, False),
+    ((700, 2), (698, 1), 784, False),  # fewer right, however fewer wrong
+    ((557, 1), (583, 3), 784, False),  # Bellot's first 16 tables, its ranks held closer
+    ((1681, 4), (1745, 6), 2352, False),  # ... and the 32 after them
+    ((3, 0), (6, 1), 336, False),  # the single-card photographs' deck: not fifty to one
+    ((600, 0), (700, 2), 784, True),
+    ((600, 0), (699, 2), 784, False),
+])
+def test_sharpening_is_taken_where_it_gains_and_is_worth_as_much(
+        before: tuple[int, int], after: tuple[int, int], cards: int, taken: bool) -> None:
+    assert SHARPEN_GAIN == 0.005
+    assert sharpens(tally(*before, cards), tally(*after, cards)) is taken

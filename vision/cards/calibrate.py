@@ -287,10 +287,11 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # reading its own tables so names more cards (``trial``: the competition of the
     # parted pieces shows only there). Imported here: the trial reads, and the reader
     # imports this module.
-    # Likewise it is read sharpened more where its tables in the camera's light read more so.
-    from .trial import parts_more, sharpens_more
+    # Likewise its ranks are held closer at the fine cut, and it is read sharpened more,
+    # where its tables in the camera's light read better so.
+    from .trial import in_light, parts_more
 
-    return sharpens_more(parts_more(deck, cards), cards)
+    return in_light(parts_more(deck, cards), cards)
 
 
 def choose_link(faces: Mapping[str, Image],

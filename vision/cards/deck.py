@@ -57,9 +57,13 @@ class Deck:
     fine_suits: Lda | None = None
     sharpen: float = 0.0  # unsharp amount before the ink threshold (``ink.Limits.sharpen``)
     # The reader's unsharp amount where it reads the deck's tables better sharpened more
-    # than ``reader.READ_SHARPEN`` in the table camera's light (``trial.sharpens_more``); 0
+    # than ``reader.READ_SHARPEN`` in the table camera's light (``trial.in_light``); 0
     # where it does not.
     read_sharpen: float = 0.0
+    # How far the fine cut may find a read's rank from its class before the read is withdrawn,
+    # where the deck's own tables read better held closer than ``naming.FINE_RANK_FIT``
+    # (``trial.in_light``); None: ``naming.FINE_RANK_FIT``.
+    fine_rank_fit: float | None = None
     # Where the deck prints its index again, at the other top corner: from the top-left
     # index's centroid, in card widths (across, down); (0, 0) for a deck printing it at the
     # top left (and turned, bottom right) alone (``calibrate.twin_corner``, ``corners``).
@@ -104,7 +108,8 @@ class Deck:
             "rank_names": list(self.ranks.names), "rank_typical": self.ranks.typical,
             "suit_names": list(self.suits.names), "suit_typical": self.suits.typical,
             "strip_accept": self.strip_accept, "sharpen": self.sharpen,
-            "read_sharpen": self.read_sharpen, "split": self.split,
+            "read_sharpen": self.read_sharpen, "fine_rank_fit": self.fine_rank_fit,
+            "split": self.split,
             "bays": self.bays, "pips": self.pips, "courts": self.courts,
             "twin": list(self.twin),
             "blank": list(self.blank),
@@ -172,6 +177,8 @@ class Deck:
                 strip_accept=float(meta["strip_accept"]),
                 sharpen=float(meta.get("sharpen", 0.0)),
                 read_sharpen=float(meta.get("read_sharpen", 0.0)),
+                fine_rank_fit=None if meta.get("fine_rank_fit") is None
+                else float(meta["fine_rank_fit"]),
                 twin=(float(meta.get("twin", [0.0, 0.0])[0]),
                       float(meta.get("twin", [0.0, 0.0])[1])),
                 split=bool(meta.get("split", False)),

@@ -11,7 +11,8 @@ weakest kind). Every read named is cut at twice the resolution too, and withdraw
 where that cut names another rank or suit as surely as a read must be (``verdict.against``):
 the sure and clean ones too (``reads.SURE``, ``reads.CLEAN``), as a small suit blurred can
 pass for another at the coarse cut alone (the note after ``IN_STEP_FIT``); and where that
-cut finds its rank far from its class (``FINE_RANK_FIT``). A small suit
+cut finds its rank far from its class (``FINE_RANK_FIT``, or the deck's own limit where its
+tables read better so: ``Deck.fine_rank_fit``). A small suit
 under a rank too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``) competes
 only read surely (``UNLIKE_FIT``), and is named only where that cut names the same rank and
 suit surely too (``verdict.confirmed``). A ten's "0" read surely with its suit, its hairline
@@ -110,6 +111,9 @@ UNLIKE_FIT = 0.25
 # seed and 63 -> 41 at seed 11, and 4 and 7 more right (kde-standard 16 and 21 fewer;
 # ``docs/benchmarks.md``, stop 51). The suit is not held so: small suits blurred fit their
 # fine classes as loosely read right as wrongly.
+# A deck whose own tables read better with its ranks held closer holds them so
+# (``Deck.fine_rank_fit``, ``trial.in_light``): a limit that suits every deck is as loose as
+# the loosest deck's right reads allow.
 FINE_RANK_FIT = 0.6
 UNSURE = "unsure"  # the note of a read seen that names no card and was not vetoed
 
@@ -139,6 +143,8 @@ class Naming:
         self.deck = deck
         self.thresholds = thresholds
         self.code_at = {c: k for k, c in enumerate(deck.codes)}  # each code's row of the deck
+        # How far the fine cut may find a plainly named read's rank (FINE_RANK_FIT).
+        self.rank_fit = FINE_RANK_FIT if deck.fine_rank_fit is None else deck.fine_rank_fit
         names = deck.ranks.names
         # The ranks that are parts of a ten, its "0" and its "1" (``PART``).
         self.parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
@@ -250,10 +256,11 @@ class Naming:
             rows = np.flatnonzero(checked)
             vetoed[rows] = (against(fr_d[d], r_best[rows], t.odds)
                             | against(fs_d[d], s_best[rows], t.odds))
-            # A read named plainly must find its rank close at the fine cut too (FINE_RANK_FIT).
+            # A read named plainly must find its rank close at the fine cut too (FINE_RANK_FIT,
+            # or the deck's own limit: ``Deck.fine_rank_fit``).
             c = to_check[again]
             rows = np.flatnonzero(to_check)
-            vetoed[rows] |= strays(fr_d[c], r_best[rows], FINE_RANK_FIT * fine_ranks.typical)
+            vetoed[rows] |= strays(fr_d[c], r_best[rows], self.rank_fit * fine_ranks.typical)
             p = paired[again]
             rows = np.flatnonzero(paired)
             vetoed[rows] = ~(confirmed(fr_d[p], r_best[rows], SURE)

@@ -94,7 +94,7 @@ LOOSE_ITEM = 0.3
 # read more yet, and wrongly: at 2 tigullio named a Kh as Qh and a Jd where none lay, bellot
 # a red queen's heart as a spade; at 3 four more (``docs/benchmarks.md``, "stop 40: ink
 # sharpened to read"). A deck whose own tables in the camera's light read more sharpened
-# further, and no more wrongly, is read so (``Deck.read_sharpen``, ``trial.sharpens_more``).
+# further, and no more wrongly, is read so (``Deck.read_sharpen``, ``trial.in_light``).
 READ_SHARPEN = SHARPEN
 
 
