@@ -70,18 +70,21 @@ SHARPEN_GAIN = 0.005
 # and the deck is sharpened where over all of them it still gains SHARPEN_GAIN and is
 # worth as much. A way of reading is worth its right reads less WRONG_WORTH for each wrong
 # read: the issue's targets weigh 0.5 % of cards unknown against one in 10,000 read wrongly,
-# fifty to one. Bellot's first 48 tables read 1,704 -> 1,773 right sharpened (its ranks held
-# to CLOSE_RANK_FIT), 3 -> 4 wrong; with its ranks held as others' 1,707 -> 1,772, 7 -> 11,
-# and sharpening was worth it only over 160 tables (``docs/benchmarks.md``, stop 53).
+# fifty to one. Thirty-two tables more keep a calibration near a minute; 144 took Bellot's
+# to 133 s. They cannot show every deck's choice: Bellot's first 48 tables, its ranks held
+# to CLOSE_RANK_FIT, read 1,681 -> 1,745 right sharpened and 4 -> 6 wrong, so it is not
+# sharpened, though 200 real frames read it so 3 % more right and with fewer wrong reads
+# (``docs/benchmarks.md``, stops 52 and 53).
 SHARPEN_MORE_FRAMES = 32
 WRONG_WORTH = 50
 # The closer limit tried on the fine cut's rank fit (``Deck.fine_rank_fit``), in place of
 # ``naming.FINE_RANK_FIT``, on the same tables: taken where it is worth more. Bellot's
 # right reads fit their ranks at 0.30 or closer (99.5 %), its 5s read as 3s at 0.23-0.45; on
-# its first 80 such tables the limit named 3,066 -> 3,069 cards right sharpened and 15 -> 5
-# wrongly. Tigullio's right reads fit as closely, yet over 200 real frames the limit cost it
-# 89 right reads for one wrong, and kde-standard's fit up to 0.47 (``docs/benchmarks.md``,
-# stops 52 and 53).
+# 80 such tables (stop 52's calibration of it) the limit named 3,066 -> 3,069 cards right
+# sharpened and 15 -> 5 wrongly. Tigullio's right reads fit as closely, and its tables
+# chose the limit too: over 200 real frames it cost 89 and 73 right reads for one and two
+# wrong (two seeds). kde-standard's right reads fit up to 0.47: the limit would cost it 279
+# for none, and its tables do not choose it (``docs/benchmarks.md``, stops 52 and 53).
 CLOSE_RANK_FIT = 0.3
 
 
