@@ -38,7 +38,7 @@ from vision.cards.calibrate import UnusableFaces, calibrate
 from vision.cards.codes import JOKER, normalize
 from vision.cards.evaluate import NEAR, Tally
 from vision.cards.faces import read_image
-from vision.cards.naming import FINE_RANK_FIT
+from vision.cards.naming import rank_fit
 from vision.errors import VisionError
 from vision.items import Item
 from vision.scene import Placement
@@ -182,7 +182,7 @@ def read_as(deck: Deck) -> dict[str, object]:
     reader applies it), and whether its marks split, glyphs are parted from its pips (and its
     courts') and cut from its outline, and its index prints at four corners."""
     return {"sharpen": deck.sharpen, "read_sharpen": CardReader(deck).limits.sharpen,
-            "fine_rank_fit": FINE_RANK_FIT if deck.fine_rank_fit is None else deck.fine_rank_fit,
+            "fine_rank_fit": rank_fit(deck),
             "split": deck.split, "pips": deck.pips, "courts": deck.courts, "bays": deck.bays,
             "four_corners": deck.twin != (0.0, 0.0)}
 

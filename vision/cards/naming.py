@@ -143,8 +143,7 @@ class Naming:
         self.deck = deck
         self.thresholds = thresholds
         self.code_at = {c: k for k, c in enumerate(deck.codes)}  # each code's row of the deck
-        # How far the fine cut may find a plainly named read's rank (FINE_RANK_FIT).
-        self.rank_fit = FINE_RANK_FIT if deck.fine_rank_fit is None else deck.fine_rank_fit
+        self.rank_fit = rank_fit(deck)
         names = deck.ranks.names
         # The ranks that are parts of a ten, its "0" and its "1" (``PART``).
         self.parts = np.array([names.index(p) for p in (TEN_PART, TEN_ONE) if p in names],
@@ -317,6 +316,12 @@ class Naming:
                               pair=(codes[j], other) if known and other in self.code_at
                               else None, split=split_of[j], ten=ten_of[j]))
         return reads
+
+
+def rank_fit(deck: Deck) -> float:
+    """How far the fine cut may find a plainly named read's rank from its class, in its
+    ``typical`` units: the deck's own limit (``Deck.fine_rank_fit``), else FINE_RANK_FIT."""
+    return FINE_RANK_FIT if deck.fine_rank_fit is None else deck.fine_rank_fit
 
 
 def holds_part(groups: Groups) -> NDArray[np.bool_]:

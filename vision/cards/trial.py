@@ -128,9 +128,7 @@ def in_light(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     if not sharpen:
         return ways[held]
     (before, after), tried = read[held::2], ways[held + 2]
-    if after.right - before.right < SHARPEN_GAIN * before.cards:
-        return ways[held]
-    if not sharpens(before, after):
+    if gains(before, after) and not sharpens(before, after):
         _tables([ways[held], tried], faces, SHARPEN_SEED + SHARPEN_FRAMES,
                 SHARPEN_MORE_FRAMES, REAL_SCENE, [before, after])
     return tried if sharpens(before, after) else ways[held]
@@ -149,11 +147,16 @@ def holds_closer(loose: Sequence[Tally], close: Sequence[Tally]) -> bool:
     return sum(map(worth, close)) > sum(map(worth, loose))
 
 
-def sharpens(before: Tally, after: Tally) -> bool:
+def gains(before: Tally, after: Tally) -> bool:
     """Whether tables read sharpened more (``after``) read ``SHARPEN_GAIN`` of their cards
-    more right than read as any deck (``before``), and are worth as much (``worth``)."""
-    return (after.right - before.right >= SHARPEN_GAIN * before.cards
-            and worth(after) >= worth(before))
+    more right than read as any deck (``before``)."""
+    return after.right - before.right >= SHARPEN_GAIN * before.cards
+
+
+def sharpens(before: Tally, after: Tally) -> bool:
+    """Whether tables read sharpened more (``after``) gain (``gains``) and are worth as much
+    as read as any deck (``before``; ``worth``)."""
+    return gains(before, after) and worth(after) >= worth(before)
 
 
 def _tables(decks: Sequence[Deck], faces: Mapping[str, Image], seed: int, frames: int,
