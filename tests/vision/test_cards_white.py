@@ -78,3 +78,23 @@ def test_cards_in_tinted_light_are_read_as_in_white_light(gains: np.ndarray) -> 
     assert set(read) <= set(labels)
     assert len(read) >= len(plain) - 1
     assert len(read) >= 0.95 * len(labels)
+
+
+def test_cards_in_unevenly_tinted_light_are_balanced_by_the_least_tinted() -> None:
+    """Warm light falling unevenly: the cards on the left third brighter and a little less
+    tinted (their paper's darkest channel 0.78 of its brightest, which passes the tests of
+    paper alone), the rest more (0.7, which fails them). The frame's white is the left
+    cards' paper, whiter than the rest: balanced by it all the same, every card's paper is
+    near grey, and the cards read as in white light (read as it is, those on the right
+    were lost)."""
+    reader = CardReader(deck("2color"))
+    image, truth = table_scene(faces("2color"), np.random.default_rng(7), hands=7)
+    labels = sorted(t.label for t in truth if t.kind == "card")
+    uneven = tinted(image, np.array([0.67, 0.82, 0.96], np.float32))
+    third = image.shape[1] // 3
+    uneven[:, :third] = tinted(image[:, :third], np.array([0.78, 0.9, 1.0], np.float32))
+    w = white(uneven)
+    assert NEAR_GREY - 0.05 <= w.min() / w.max() < NEAR_GREY
+    read = sorted(i.code for i in reader.read(uneven) if i.code is not None)
+    assert set(read) <= set(labels)
+    assert len(read) >= 0.95 * len(labels)
