@@ -128,7 +128,7 @@ def in_light(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     if not sharpen:
         return ways[held]
     (before, after), tried = read[held::2], ways[held + 2]
-    if gains(before, after) and not sharpens(before, after):
+    if gains(before, after) and worth(after) < worth(before):  # more tables weigh them
         _tables([ways[held], tried], faces, SHARPEN_SEED + SHARPEN_FRAMES,
                 SHARPEN_MORE_FRAMES, REAL_SCENE, [before, after])
     return tried if sharpens(before, after) else ways[held]

@@ -37,7 +37,7 @@ BRIGHTEST = 0.02
 # least tinted paper, and the rest of its paper may lie a little below it where the light
 # falls unevenly, so the white must clear that limit by the spread. The photographed single
 # cards of one light measure 0.70-0.77 a card, the frame's white up to 0.78: left as they
-# were, the more tinted cards of such frames failed the tests and went unread (a quarter of
+# were, the more tinted cards of such frames failed the tests and went unread (about half
 # that deck's misses). A balanced camera's frames (the table photos 0.84 and more) lie above
 # it and are read as they are, as are most of the rendered camera's (0.86 and more; a few
 # strongly cast frames, down to 0.76, are balanced now and read a card or two more right:
