@@ -1,14 +1,15 @@
 """A deck that prints its index at all four corners (``corners``, ``calibrate.twin_corner``):
-each read is placed as the corner it is, by the votes of its name's reads, the felt and the
-row of a spread, and withdrawn where none tells. Reads are made by hand first; then the test
-deck's faces, the index stamped at the other two corners too, are calibrated and read. The
-compiled vote (``corners._vote``) gives the sides numpy's steps, name by name, give."""
+each read is placed as the corner it is, by the votes of its name's reads, the felt, the
+row of a spread and the card's own edge beside its index, and withdrawn where none tells.
+Reads are made by hand first; then the test deck's faces, the index stamped at the other
+two corners too, are calibrated and read. The compiled vote (``corners._vote``) gives the
+sides numpy's steps, name by name, give."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,17 @@ from controller.config.locations import assets_dir
 from tests.vision.conftest import deck, faces
 from vision.cards import CardReader, Deck
 from vision.cards.cache import cached_deck
-from vision.cards.corners import AS_READ, CORNER, OTHER, _votes, follow, place
+from vision.cards.corners import (
+    AS_READ,
+    CORNER,
+    EDGE_MARGIN,
+    OTHER,
+    UNKNOWN,
+    _votes,
+    edge_sides,
+    follow,
+    place,
+)
 from vision.cards.evaluate import evaluate
 from vision.cards.reads import SAME, Read
 
@@ -89,6 +100,91 @@ def test_a_spread_tells_the_side_of_its_covered_cards() -> None:
     # With nothing to tell them, the covered cards' reads are withdrawn, not misplaced.
     alone = place(_card("2c", 0.0, "lR"), TWIN, _all_on)
     assert all(r.code is None and r.note == CORNER for r in alone)
+
+
+# Where a read's card's edge lies as each corner (``corners.edge_sides``): a top-left index
+# 0.1 of a card right of the card's left edge, the top-right one 0.1 left of its right edge.
+PLACES = (-0.1, 0.1)
+PAPER, FELT, LINE = 230, 90, 120
+
+
+def _darkest(lefts: Sequence[float], line: bool = True) -> NDArray[np.uint8]:
+    """The darkest channel of a spread of upright cards (a card's width ``WIDTH``, 1.4 tall)
+    whose top-left corners lie at (left, 0) of a frame whose felt begins 20 px down and
+    right: each later card on top, its edge a darker line (its shadow on the card beneath)
+    where ``line``."""
+    image = np.full((200, 400), FELT, np.uint8)
+    for left in lefts:
+        x, y = int(left) + 20, 20
+        image[y:y + int(1.4 * WIDTH), x:x + int(WIDTH)] = PAPER
+        if line:
+            image[y:y + int(1.4 * WIDTH), x:x + 2] = LINE
+            image[y:y + int(1.4 * WIDTH), x + int(WIDTH) - 2:x + int(WIDTH)] = LINE
+    return image
+
+
+def _framed(reads: Sequence[Read]) -> list[Read]:
+    """``reads`` moved into ``_darkest``'s frame (20 px down and right)."""
+    shift = np.array([20.0, 20.0])
+    return [dataclasses.replace(r, center=r.center + shift, indices=tuple(
+        (point + shift, right, down) for point, right, down in r.indices)) for r in reads]
+
+
+def _edges(image: NDArray[np.uint8]) -> Callable[[Sequence[Read]], NDArray[np.int64]]:
+    return lambda rs: edge_sides(image, rs, np.tile(PLACES, (len(rs), 1)))
+
+
+def test_a_covered_cards_side_is_told_by_its_edge_beside_its_index() -> None:
+    """A spread of covered cards, each showing its left strip alone (an upright and a
+    turned index: the votes tie, the felt cannot tell, every row agrees): the card's
+    edge runs beside each index on the side its card does not lie, its own paper on the
+    other."""
+    lefts = [0.0, 35.0, 70.0, 105.0]
+    reads = _framed([r for k, left in enumerate(lefts)
+                     for r in _card(f"{k + 2}h", left, "lR")])
+    assert all(r.note == CORNER for r in place(reads, TWIN, _all_on))  # nothing else tells
+    out = place(reads, TWIN, _all_on, _edges(_darkest(lefts)))
+    assert [r.code for r in out] == [r.code for r in reads]
+    for k, left in enumerate(lefts):
+        for r in out[2 * k:2 * k + 2]:
+            assert np.allclose(r.center, _centre(left) + 20.0), (r.code, r.center)
+
+
+def test_an_index_with_no_darker_edge_on_either_side_is_not_placed_by_it() -> None:
+    """A covered card whose edge shows no line on the card beneath (paper meets paper), and
+    a read whose two places both lie on the felt: the edge tells no side, and the covered
+    card's reads stay withdrawn."""
+    lefts = [0.0, 35.0, 70.0]
+    reads = _framed(_card("Ts", 35.0, "lR"))
+    out = place(reads, TWIN, _all_on, _edges(_darkest(lefts, line=False)))
+    assert all(r.code is None and r.note == CORNER for r in out)
+    adrift = _framed([_index("5d", 300.0, 100.0)])
+    assert edge_sides(_darkest(lefts), adrift, np.array([PLACES])).tolist() == [UNKNOWN]
+
+
+def test_a_strip_whose_other_place_is_the_edge_of_the_card_on_it_is_not_placed() -> None:
+    """A covered card's strip twice as wide as its index lies from its edge: the edge of the
+    card lying on it runs where its own paper would be, a line as dark as its own edge
+    (darker, where its shadow is deeper): no side is told (``EDGE_PAPER``)."""
+    lefts = [0.0, 20.0, 40.0]
+    image = _darkest(lefts)
+    image[:, 60:62] = LINE // 2  # the covering card's edge, darker than the strip's own
+    reads = _framed(_card("Ts", 20.0, "lR"))
+    assert edge_sides(image, reads, np.tile(PLACES, (2, 1))).tolist() == [UNKNOWN, UNKNOWN]
+    assert all(r.note == CORNER for r in place(reads, TWIN, _all_on, _edges(image)))
+
+
+def test_the_darker_edge_must_be_darker_by_the_margin() -> None:
+    """The covered card above, its edge a line darker than its paper by half the margin,
+    then by one and a half times it."""
+    reads = _framed(_card("Ts", 35.0, "l"))
+    faint = _darkest([0.0, 35.0, 70.0], line=False)
+    faint[:, 55:57] = round(PAPER * (1 - EDGE_MARGIN / 2))
+    assert edge_sides(faint, reads, np.array([PLACES])).tolist() == [UNKNOWN]
+    faint[:, 55:57] = round(PAPER * (1 - 1.5 * EDGE_MARGIN))
+    assert edge_sides(faint, reads, np.array([PLACES])).tolist() == [AS_READ]
+    turned = _framed(_card("Ts", 35.0, "R"))  # the same edge, beside its turned index
+    assert edge_sides(faint, turned, np.array([PLACES])).tolist() == [OTHER]
 
 
 def _measured(r: Read, scale: float) -> Read:

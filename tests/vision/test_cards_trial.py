@@ -16,11 +16,13 @@ from tests.vision.conftest import deck, faces
 from vision.cards.evaluate import Tally
 from vision.cards.trial import (
     MORE_SHARPEN,
+    SHARPEN_CLEAR,
     SHARPEN_GAIN,
     WRONG_WORTH,
     holds_closer,
     in_light,
     parts_more,
+    settles,
     sharpens,
     worth,
 )
@@ -106,3 +108,20 @@ def test_sharpening_is_taken_where_it_gains_and_is_worth_as_much(
         before: tuple[int, int], after: tuple[int, int], cards: int, taken: bool) -> None:
     assert SHARPEN_GAIN == 0.005
     assert sharpens(tally(*before, cards), tally(*after, cards)) is taken
+
+
+@pytest.mark.parametrize(("before", "after", "settled"), [
+    ((700, 0), (708, 0), True),  # SHARPEN_CLEAR of 784 is 7.84 cards
+    ((700, 0), (707, 0), False),  # gains SHARPEN_GAIN, but as a set of 16 may by chance
+    ((700, 0), (690, 0), False),  # fewer right: more tables may show otherwise too
+    ((700, 0), (750, 1), True),  # 50 right for a wrong one
+    ((700, 0), (749, 1), False),
+    ((557, 1), (583, 3), False),  # Bellot's first 16 tables, its ranks held closer
+])
+def test_the_first_tables_settle_sharpening_only_where_it_gains_clearly(
+        before: tuple[int, int], after: tuple[int, int], settled: bool) -> None:
+    """Bonded's gain from sharpening ran from none to 12 of 784 cards from one set of 16
+    tables to the next: a set settles it only where it gains twice ``SHARPEN_GAIN`` and is
+    worth as much; else ``in_light`` reads more tables."""
+    assert SHARPEN_CLEAR == 2 * SHARPEN_GAIN
+    assert settles(tally(*before, 784), tally(*after, 784)) is settled

@@ -21,12 +21,16 @@ by, in turn:
 - the felt: where one of the two cards lies on cards and the other not (``on_cards``);
 - the spread: two indices in a row of a spread (``_in_row``: turned alike, level, a step or
   two apart) are both the corner of one kind, as a spread shows the same corner of each
-  card (``_spread``).
+  card (``_spread``);
+- the card's own edge (``edge_sides``): beside an index, at the side its card does not lie,
+  runs the card's edge, a line darker than the paper (its shadow, the felt or the card
+  beneath), where the same distance on the other side is the card's own paper (not the
+  edge of a card lying on it).
 
 A read placed by none of these is left as read when it names nothing, and else is withdrawn
 (note ``CORNER``): a covered card's strip shows an upright index at one end and a turned one
-at the other, which is just what the other side of a card turned half round shows, so
-neither way is surer.
+at the other, which is just what the other side of a card turned half round shows; inside a
+spread both places lie on cards, and each read of the card agrees with the other's.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from numpy.typing import NDArray
 from .reads import SAME, SIZE_ALIKE, TURNED_ALIKE, Read, but, laid
 
 F64 = NDArray[np.float64]
+Image = NDArray[np.uint8]
 # Two indices lie in a row of a spread (``_in_row``) when turned alike (``reads``), of like
 # size, level within ROW_LEVEL card widths and ROW_STEP apart across: a spread's step or two
 # (a card between them may go unread; a card's own jitter tilts one index against the
@@ -55,6 +60,20 @@ ROW_LEVEL, ROW_STEP = 0.15, (0.2, 1.0)
 # measured to a tenth or so; a spread's step is three tenths or more) and level within
 # ROW_LEVEL: a deck holds each card once.
 TWIN_SLACK = 0.2
+# Where a card's edge would lie beside its index (``edge_sides``), the darkest channel is
+# sampled EDGE_ACROSS card widths either side of the line (its place is known to a read's
+# width and its name's median offset: narrower, Bonded's sides were told less surely) and
+# at EDGE_DOWN along it (over the rank and suit, as ``ground.INDEX``); each column's median
+# over the rows makes a profile across the line, and its darkest point measures the line,
+# over the paper (the brightest quarter of both places' points). One place is the card's
+# edge where it is darker than the other by EDGE_MARGIN, and the other is paper, at least
+# EDGE_PAPER: a covered card's strip is often about twice as wide as its index lies from
+# its edge, so the edge of the card on it lies at the other place, as dark as its own
+# (the photographed single cards' covered tens and kings were so placed on the wrong side).
+# ``docs/benchmarks.md``, stop 55.
+EDGE_ACROSS = np.linspace(-0.04, 0.04, 9)
+EDGE_DOWN = np.linspace(-0.2, 0.05, 6)
+EDGE_MARGIN, EDGE_PAPER = 0.2, 0.85
 AS_READ, OTHER, UNKNOWN = 1, -1, 0
 CORNER = "which corner"  # the note of a named read withdrawn for want of a side
 
@@ -67,10 +86,13 @@ def other(r: Read, twin: tuple[float, float]) -> Read:
 
 
 def place(reads: list[Read], twin: tuple[float, float],
-          on_cards: Callable[[Sequence[Read]], NDArray[np.bool_]]) -> list[Read]:
+          on_cards: Callable[[Sequence[Read]], NDArray[np.bool_]],
+          edge: Callable[[Sequence[Read]], NDArray[np.int64]] | None = None) -> list[Read]:
     """``reads`` each placed as the corner it is (see the module): moved where it is the
     other corner's, withdrawn (or stripped of its guess and pair) where it is named and no
-    side is told. ``on_cards``: whether the card each read implies lies on cards."""
+    side is told. ``on_cards``: whether the card each read implies lies on cards; ``edge``:
+    the side each read's card's edge tells (``edge_sides``), asked of the reads that name
+    or may name a card and that nothing else has placed."""
     if not reads or twin == (0.0, 0.0):
         return reads
     centre = np.array([r.center for r in reads], np.float64)
@@ -85,6 +107,11 @@ def place(reads: list[Read], twin: tuple[float, float],
         side[open_[here & ~there]] = AS_READ
         side[open_[there & ~here]] = OTHER
     side = _spread(reads, side, twin)
+    open_ = np.flatnonzero((side == UNKNOWN) & np.array(
+        [not (r.code is None and r.guess is None and r.pair is None) for r in reads]))
+    if len(open_) and edge is not None:
+        side[open_] = edge([reads[k] for k in open_.tolist()])
+        side = _spread(reads, side, twin)
     out = []
     for k, (r, s) in enumerate(zip(reads, side.tolist(), strict=True)):
         if s == OTHER:
@@ -96,6 +123,39 @@ def place(reads: list[Read], twin: tuple[float, float],
         else:
             out.append(but(r, guess=None, pair=None))
     return out
+
+
+def edge_sides(darkest: Image, reads: Sequence[Read], places: F64) -> NDArray[np.int64]:
+    """The side each read takes by its card's edge (see ``EDGE_MARGIN``): ``AS_READ`` where
+    the line is darker at ``places[k, 0]`` and paper at ``places[k, 1]``, ``OTHER`` the
+    other way round (card widths along the read's right from its suit's centroid, where the
+    card's edge lies as each corner), ``UNKNOWN`` where neither is so. ``darkest``: the
+    frame's darkest channel."""
+    side = np.zeros(len(reads), np.int64)
+    if not reads:
+        return side
+    anchor = np.array([r.indices[0][0] for r in reads], np.float64)  # (N, xy)
+    right = np.array([r.indices[0][1] for r in reads], np.float64)
+    down = np.array([r.indices[0][2] for r in reads], np.float64)
+    width = np.array([r.width for r in reads], np.float64)
+    # (N, place, row, column) offsets in card widths along right and down.
+    across, along = np.broadcast_arrays(places[:, :, None, None] + EDGE_ACROSS,
+                                        EDGE_DOWN[:, None])
+    w = width[:, None, None, None]
+    px = anchor[:, 0, None, None, None] + w * (across * right[:, 0, None, None, None]
+                                               + along * down[:, 0, None, None, None])
+    py = anchor[:, 1, None, None, None] + w * (across * right[:, 1, None, None, None]
+                                               + along * down[:, 1, None, None, None])
+    h, wide = darkest.shape
+    x = np.clip(px + 0.5, 0, wide - 1).astype(np.int64)
+    y = np.clip(py + 0.5, 0, h - 1).astype(np.int64)
+    low = darkest[y, x].astype(np.float64)  # (N, 2, rows, columns)
+    paper = np.maximum(np.percentile(low.reshape(len(reads), -1), 75, axis=1), 1.0)
+    line = np.median(low, axis=2).min(axis=2) / paper[:, None]  # (N, 2)
+    lean = line[:, 1] - line[:, 0]  # the read's own place the darker: as read
+    side[(lean >= EDGE_MARGIN) & (line[:, 1] >= EDGE_PAPER)] = AS_READ
+    side[(lean <= -EDGE_MARGIN) & (line[:, 0] >= EDGE_PAPER)] = OTHER
+    return side
 
 
 def follow(n: Read, beside: Read, twin: tuple[float, float]) -> Read:

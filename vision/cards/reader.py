@@ -33,7 +33,8 @@ from ..items import Item
 from ..scene.hands import CARDS_A_HAND, most_hands, table_scene
 from . import patch, slots, strips
 from .calibrate import SHARPEN
-from .corners import follow
+from .channels import darkest
+from .corners import edge_sides, follow
 from .corners import place as by_corner
 from .deck import Deck
 from .felt import Felt
@@ -137,7 +138,8 @@ class CardReader:
         groups = self._candidates(find_groups(frame, self.limits, ink, deep))
         reads = self._by_size(Pyramid(frame), groups)
         aspect = self.deck.aspect
-        reads = by_corner(reads, self.deck.twin, lambda rs: on_cards(felt, rs, aspect))
+        reads = by_corner(reads, self.deck.twin, lambda rs: on_cards(felt, rs, aspect),
+                          lambda rs: edge_sides(darkest(frame), rs, self._edges(rs)))
         reads = off_cards(reads, on_cards(felt, reads, aspect).tolist())
         reads = [r for r, ok in zip(reads, on_paper(frame, reads, aspect).tolist(), strict=True)
                  if ok]
@@ -151,6 +153,19 @@ class CardReader:
         # where no card lies (a wooden floor, a picture): no item.
         reads = [r for r in eliminate(reads) if r.code is not None or not r.split]
         return self._with_strips(frame, reads, felt)
+
+    def _edges(self, reads: Sequence[Read]) -> F64:
+        """Where each read's card's edge lies beside its index (``corners.edge_sides``), in
+        card widths along its right from its suit's centroid: as the top-left corner's index,
+        ``Deck.offsets`` short of half a card to its left; as the other top corner's, that
+        far right of the card moved back by the twin's offset. The offset of the name read
+        (or guessed), else the deck's median."""
+        row = {code: k for k, code in enumerate(self.deck.codes)}
+        middle = float(np.median(self.deck.offsets[:, 0]))
+        ox = np.array([float(self.deck.offsets[row[c], 0]) if c in row else middle
+                       for c in (r.code or r.guess for r in reads)], np.float64)
+        out: F64 = np.stack([ox - 0.5, ox + 0.5 - self.deck.twin[0]], axis=1)
+        return out
 
     def _with_strips(self, frame: Image, reads: list[Read], felt: Felt) -> list[Item]:
         """The items of the frame's final ``reads``, with the faces found by their edge

@@ -21,8 +21,8 @@ the fine cut, and a deck's right reads fit it more or less closely as its artwor
 limit that withdraws one deck's wrong reads (``Deck.fine_rank_fit``) withdraws many of
 another's right ones. Which weighs more is again the deck's artwork, shown by its tables in
 the camera's light (``in_light``), each way of reading worth its right reads less
-``WRONG_WORTH`` for each wrong one (``worth``); where a few tables show sharpening reading
-more cards right and a few more wrongly, more tables weigh the one against the other.
+``WRONG_WORTH`` for each wrong one (``worth``); where a few tables show sharpening gaining
+little, or reading more cards right and a few more wrongly, more tables weigh them.
 """
 
 from __future__ import annotations
@@ -64,15 +64,18 @@ MORE_SHARPEN = 2.0
 SHARPEN_SEED = 100
 SHARPEN_FRAMES = 16
 SHARPEN_GAIN = 0.005
-# But a thin deck's wrong reads are a card or two in 784, and come and go by as much from one
-# set of tables to the next: where sharpening gains SHARPEN_GAIN but reads more wrongly on
-# those tables, SHARPEN_MORE_FRAMES tables more are read (seeds on from the first set's),
-# and the deck is sharpened where over all of them it still gains SHARPEN_GAIN and is
-# worth as much. A way of reading is worth its right reads less WRONG_WORTH for each wrong
-# read: the issue's targets weigh 0.5 % of cards unknown against one in 10,000 read wrongly,
-# fifty to one. Thirty-two tables more keep a calibration near a minute; 144 took Bellot's
-# to 133 s. They cannot show every deck's choice: Bellot's first 48 tables, its ranks held
-# to CLOSE_RANK_FIT, read 1,681 -> 1,745 right sharpened and 4 -> 6 wrong, so it is not
+SHARPEN_CLEAR = 2 * SHARPEN_GAIN
+# But sixteen tables do not settle a gain of a card in a hundred: a four-corner deck's misses come a
+# hand at a time (``corners.CORNER``), so Bonded's gain from one set of sixteen to the next ran from
+# none to 12 cards, Dondorf's from 1 to 23. And a thin deck's wrong reads are a card or two in 784,
+# and come and go by as much. So the first set settles sharpening only where it gains SHARPEN_CLEAR
+# of the cards, twice SHARPEN_GAIN, and is worth as much (``settles``); else SHARPEN_MORE_FRAMES
+# tables more are read (seeds on from the first set's), and the deck is sharpened where over all of
+# them it still gains SHARPEN_GAIN and is worth as much. A way of reading is worth its right reads
+# less WRONG_WORTH for each wrong read: the issue's targets weigh 0.5 % of cards unknown against one
+# in 10,000 read wrongly, fifty to one. Thirty-two tables more keep a calibration near a minute; 144
+# took Bellot's to 133 s. They cannot show every deck's choice: Bellot's first 48 tables, its ranks
+# held to CLOSE_RANK_FIT, read 1,681 -> 1,745 right sharpened and 4 -> 6 wrong, so it is not
 # sharpened, though 200 real frames read it so 3 % more right and with fewer wrong reads
 # (``docs/benchmarks.md``, stops 52 and 53).
 SHARPEN_MORE_FRAMES = 32
@@ -114,8 +117,8 @@ def in_light(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     its ranks held to ``CLOSE_RANK_FIT`` at the fine cut (``Deck.fine_rank_fit``) where that
     is worth more (``holds_closer``); and sharpened by ``MORE_SHARPEN``
     (``Deck.read_sharpen``) where that reads more cards right and is worth as much
-    (``sharpens``), over ``SHARPEN_MORE_FRAMES`` tables more where the first read more
-    wrongly so. Sharpening is not tried where the reader sharpens the deck as much already."""
+    (``sharpens``), over ``SHARPEN_MORE_FRAMES`` tables more where the first do not settle
+    it (``settles``). Sharpening is not tried where the reader sharpens the deck as much already."""
     sharpen = max(deck.sharpen, deck.read_sharpen) < MORE_SHARPEN
     ways = [deck, dataclasses.replace(deck, fine_rank_fit=CLOSE_RANK_FIT)]
     if sharpen:
@@ -128,7 +131,7 @@ def in_light(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     if not sharpen:
         return ways[held]
     (before, after), tried = read[held::2], ways[held + 2]
-    if gains(before, after) and worth(after) < worth(before):  # more tables weigh them
+    if not settles(before, after):  # more tables weigh them
         _tables([ways[held], tried], faces, SHARPEN_SEED + SHARPEN_FRAMES,
                 SHARPEN_MORE_FRAMES, REAL_SCENE, [before, after])
     return tried if sharpens(before, after) else ways[held]
@@ -147,10 +150,17 @@ def holds_closer(loose: Sequence[Tally], close: Sequence[Tally]) -> bool:
     return sum(map(worth, close)) > sum(map(worth, loose))
 
 
-def gains(before: Tally, after: Tally) -> bool:
-    """Whether tables read sharpened more (``after``) read ``SHARPEN_GAIN`` of their cards
-    more right than read as any deck (``before``)."""
-    return after.right - before.right >= SHARPEN_GAIN * before.cards
+def gains(before: Tally, after: Tally, share: float = SHARPEN_GAIN) -> bool:
+    """Whether tables read sharpened more (``after``) read ``share`` of their cards more
+    right than read as any deck (``before``)."""
+    return after.right - before.right >= share * before.cards
+
+
+def settles(before: Tally, after: Tally) -> bool:
+    """Whether the first tables settle sharpening (``in_light``): read sharpened more
+    (``after``), they gain ``SHARPEN_CLEAR`` of their cards and are worth as much as read as
+    any deck (``before``; ``worth``)."""
+    return gains(before, after, SHARPEN_CLEAR) and worth(after) >= worth(before)
 
 
 def sharpens(before: Tally, after: Tally) -> bool:
