@@ -13,11 +13,13 @@ import dataclasses
 import pytest
 
 from tests.vision.conftest import deck, faces
+from vision.cards import trial
 from vision.cards.evaluate import Tally
 from vision.cards.trial import (
     MORE_SHARPEN,
     SHARPEN_CLEAR,
     SHARPEN_GAIN,
+    SHARPEN_MORE_FRAMES,
     WRONG_WORTH,
     holds_closer,
     in_light,
@@ -125,3 +127,40 @@ def test_the_first_tables_settle_sharpening_only_where_it_gains_clearly(
     worth as much; else ``in_light`` reads more tables."""
     assert SHARPEN_CLEAR == 2 * SHARPEN_GAIN
     assert settles(tally(*before, 784), tally(*after, 784)) is settled
+
+
+@pytest.mark.parametrize(("first_gain", "more_gain", "read_more", "sharpened"), [
+    (10, 0, False, True),  # the first set settles it: no more tables
+    (5, 20, True, True),  # a doubtful first set, and the 48 tables gain 25 of 2,352
+    (5, 0, True, False),  # ... gain 5 of 2,352: under SHARPEN_GAIN
+    (-3, 30, True, True),  # a first set that loses is weighed too
+])
+def test_a_first_set_that_does_not_settle_sharpening_is_weighed_on_more_tables(
+        monkeypatch: pytest.MonkeyPatch, first_gain: int, more_gain: int, read_more: bool,
+        sharpened: bool) -> None:
+    """``in_light`` reads its first ``SHARPEN_FRAMES`` tables four ways (held as any deck or
+    closer, unsharpened or sharpened), then, where they do not settle sharpening
+    (``settles``), ``SHARPEN_MORE_FRAMES`` tables more the two ways its first tables chose,
+    counted into the same tallies. The tables' reads are given here: what is tested is what
+    the trial does with them."""
+    calls: list[tuple[int, int]] = []
+
+    def tables(decks: object, faces: object, seed: int, frames: int, render: object,
+               tallies: list[Tally] | None = None) -> list[Tally]:
+        calls.append((seed, frames))
+        if tallies is None:
+            return [tally(700, 0, 784), tally(700, 0, 784),
+                    tally(700 + first_gain, 0, 784), tally(700 + first_gain, 0, 784)]
+        before, after = tallies
+        before.right, before.unknown = before.right + 1400, before.unknown + 168
+        after.right, after.unknown = after.right + 1400 + more_gain, after.unknown + 168 - more_gain
+        return [before, after]
+
+    made = dataclasses.replace(deck("2color"), read_sharpen=0.0)  # calibrated before
+    monkeypatch.setattr(trial, "_tables", tables)
+    chosen = in_light(made, faces("2color"))
+    assert len(calls) == (2 if read_more else 1)
+    if read_more:
+        assert calls[1] == (calls[0][0] + calls[0][1], SHARPEN_MORE_FRAMES)
+    assert chosen.read_sharpen == (MORE_SHARPEN if sharpened else 0.0)
+    assert chosen.fine_rank_fit is None  # no wrong read: held as any deck
