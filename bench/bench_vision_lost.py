@@ -21,8 +21,9 @@ card not found, tells the first stage at which nothing lies at its index any mor
   (a split mark's part read not surely and cleanly, ``naming.holds_part``) or lost its marks
   to another candidate (``naming.Naming.reads``), with its best name, odds and fit;
 - reads: which of the reader's later filters dropped the read at its index (corners,
-  ``ground.on_cards``, ``ground.on_paper``, ``reads.like_sizes``, ``reads.merge``, the second
-  look, the split parts named nothing), or whether it lived on but put its card elsewhere.
+  ``ground.on_cards``, ``ground.on_paper``, ``lattice``, ``reads.like_sizes``,
+  ``reads.merge``, the second look, the split parts named nothing), or whether it lived on
+  but put its card elsewhere.
 
 The reader's stages are traced by repeating ``CardReader.read`` here step by step; each
 frame's items are checked equal to ``CardReader.read``'s, so a change to the reader that the
@@ -70,6 +71,7 @@ from vision.cards.evaluate import NEAR, ON_TOP, Tally, evaluate  # noqa: E402
 from vision.cards.felt import Felt  # noqa: E402
 from vision.cards.ground import inked, on_cards, on_paper  # noqa: E402
 from vision.cards.ink import Groups, find_groups, masks  # noqa: E402
+from vision.cards.lattice import LATTICE, withdrawn  # noqa: E402
 from vision.cards.measure import label  # noqa: E402
 from vision.cards.parting import markish  # noqa: E402
 from vision.cards.pyramid import Pyramid  # noqa: E402
@@ -103,7 +105,8 @@ SUIT_TOL, RANK_TOL = 0.08, 0.12
 # at most about one length across).
 JOINED = 1.6
 INK_AT = 0.04  # card widths about an index's rank or suit centroid where its ink is sought
-STAGES = ("corner", "on_cards", "on_paper", "like_sizes", "merge", "second_look", "split")
+STAGES = ("corner", "on_cards", "on_paper", "lattice", "like_sizes", "merge", "second_look",
+          "split")
 
 
 def indices(deck: Deck, face: Image, card: Placement) -> list[Index]:
@@ -193,6 +196,8 @@ class Trace:
             self.reads["on_paper"] = reads
             reads = [r if ok else but(r, code=None, guess=None, pair=None, note="faint")
                      for r, ok in zip(reads, inked(frame, reads).tolist(), strict=True)]
+            reads = withdrawn(ink, reads)
+            self.reads["lattice"] = [r for r in reads if r.note != LATTICE]
             reads = like_sizes(tens(in_step(reads)), reader.thresholds.widths)
             self.reads["like_sizes"] = [r for r in reads if r.note != ODD_SIZE]
             reads = merge(reads)
