@@ -63,7 +63,6 @@ from vision.cards import (  # noqa: E402
 )
 from vision.cards import reader as rd  # noqa: E402
 from vision.cards.cache import cached_deck  # noqa: E402
-from vision.cards.channels import darkest  # noqa: E402
 from vision.cards.corners import edge_sides  # noqa: E402
 from vision.cards.corners import place as by_corner  # noqa: E402
 from vision.cards.deck import Deck  # noqa: E402
@@ -187,7 +186,7 @@ class Trace:
             self.reads: dict[str, list[Read]] = {"match": reads}
             aspect = deck.aspect
             reads = by_corner(reads, deck.twin, lambda rs: on_cards(felt, rs, aspect),
-                              lambda rs: edge_sides(darkest(frame), rs, reader._edges(rs)))
+                              lambda rs: edge_sides(frame, rs, reader._edges(rs)))
             self.reads["corner"] = reads
             reads = rd.off_cards(reads, on_cards(felt, reads, aspect).tolist())
             self.reads["on_cards"] = [r for r in reads if r.note != rd.OFF_CARDS_NOTE]

@@ -42,6 +42,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from .ground import tones_at
 from .reads import SAME, SIZE_ALIKE, TURNED_ALIKE, Read, but, laid
 
 F64 = NDArray[np.float64]
@@ -125,12 +126,12 @@ def place(reads: list[Read], twin: tuple[float, float],
     return out
 
 
-def edge_sides(darkest: Image, reads: Sequence[Read], places: F64) -> NDArray[np.int64]:
+def edge_sides(frame: Image, reads: Sequence[Read], places: F64) -> NDArray[np.int64]:
     """The side each read takes by its card's edge (see ``EDGE_MARGIN``): ``AS_READ`` where
     the line is darker at ``places[k, 0]`` and paper at ``places[k, 1]``, ``OTHER`` the
     other way round (card widths along the read's right from its suit's centroid, where the
-    card's edge lies as each corner), ``UNKNOWN`` where neither is so. ``darkest``: the
-    frame's darkest channel."""
+    card's edge lies as each corner), ``UNKNOWN`` where neither is so. ``frame``: BGR, or
+    grey (``ground.tones_at``)."""
     side = np.zeros(len(reads), np.int64)
     if not reads:
         return side
@@ -146,10 +147,7 @@ def edge_sides(darkest: Image, reads: Sequence[Read], places: F64) -> NDArray[np
                                                + along * down[:, 0, None, None, None])
     py = anchor[:, 1, None, None, None] + w * (across * right[:, 1, None, None, None]
                                                + along * down[:, 1, None, None, None])
-    h, wide = darkest.shape
-    x = np.clip(px + 0.5, 0, wide - 1).astype(np.int64)
-    y = np.clip(py + 0.5, 0, h - 1).astype(np.int64)
-    low = darkest[y, x].astype(np.float64)  # (N, 2, rows, columns)
+    low = tones_at(frame, px, py)[0].astype(np.float64)  # (N, 2, rows, columns)
     paper = np.maximum(np.percentile(low.reshape(len(reads), -1), 75, axis=1), 1.0)
     line = np.median(low, axis=2).min(axis=2) / paper[:, None]  # (N, 2)
     lean = line[:, 1] - line[:, 0]  # the read's own place the darker: as read

@@ -33,7 +33,6 @@ from ..items import Item
 from ..scene.hands import CARDS_A_HAND, most_hands, table_scene
 from . import patch, slots, strips
 from .calibrate import SHARPEN
-from .channels import darkest
 from .corners import edge_sides, follow
 from .corners import place as by_corner
 from .deck import Deck
@@ -139,7 +138,7 @@ class CardReader:
         reads = self._by_size(Pyramid(frame), groups)
         aspect = self.deck.aspect
         reads = by_corner(reads, self.deck.twin, lambda rs: on_cards(felt, rs, aspect),
-                          lambda rs: edge_sides(darkest(frame), rs, self._edges(rs)))
+                          lambda rs: edge_sides(frame, rs, self._edges(rs)))
         reads = off_cards(reads, on_cards(felt, reads, aspect).tolist())
         reads = [r for r, ok in zip(reads, on_paper(frame, reads, aspect).tolist(), strict=True)
                  if ok]
