@@ -1,6 +1,7 @@
 """Making a frame's reads one per card (``reads``): two names close together, one name at two
-places, card sizes, names given in step and by the fine cut, and indices laid as a spread
-lays them. Reads are made by hand here; ``test_cards_reader`` reads rendered frames."""
+places, a name outvoted at its card's place, card sizes, names given in step and by the
+fine cut, and indices laid as a spread lays them. Reads are made by hand here;
+``test_cards_reader`` reads rendered frames."""
 
 from __future__ import annotations
 
@@ -9,7 +10,17 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.cards.reads import Read, in_step, like_sizes, merge, stepped, table_width, tens
+from vision.cards.reads import (
+    OUTVOTE,
+    Read,
+    in_step,
+    like_sizes,
+    merge,
+    outvoted,
+    stepped,
+    table_width,
+    tens,
+)
 
 
 def _read(code: str, x: float, fit: float = 0.05, odds: float = 40.0,
@@ -28,6 +39,35 @@ def test_two_names_close_together(second: Read, kept: set[str]) -> None:
     reads = merge([_read("As", 100.0), second])
     assert {r.code for r in reads if r.code} == kept
     assert len(reads) == (2 if kept else 1)
+
+
+@pytest.mark.parametrize(("names", "kept"), [
+    (["Ts", "Ts", "Ts", "Tc"], "Ts"),  # a four-corner card on top, one index's suit misread
+    (["Js", "Jc", "Js", "Js"], "Js"),  # in any order
+    (["8h", "8h", "8d"], None),  # two against one: a neighbour's index may lie so close
+    (["8h", "8d"], None),  # one against one: no name is surer
+])
+def test_a_name_outvoted_at_its_cards_place_is_withdrawn(names: list[str], kept: str | None
+                                                         ) -> None:
+    """One card's indices, each read apart, give centres within ``SAME`` of each other: a
+    name read ``OUTVOTE`` times more than another there is the card's; else the card's
+    names are in conflict and none is kept."""
+    assert OUTVOTE == 2
+    reads = [_read(code, 100.0 + 3 * k) for k, code in enumerate(names)]
+    merged = merge(reads)
+    assert [r.code for r in merged if r.code is not None] == ([kept] if kept else [])
+    if kept:
+        assert len(merged) == 1 and merged[0].both  # the unnamed read is of the same card
+        assert [r.note for r in outvoted(reads) if r.code is None] == ["outvoted"]
+    else:
+        assert all(r.note == "conflict" for r in merged)
+
+
+def test_reads_a_card_apart_do_not_outvote_each_other() -> None:
+    """Three reads of one card and one of its neighbour a spread's step away: each name
+    has its own place, none is outvoted."""
+    reads = [_read("Ts", 100.0), _read("Ts", 103.0), _read("Ts", 106.0), _read("Kd", 140.0)]
+    assert outvoted(reads) == reads
 
 
 @pytest.mark.parametrize(("first", "second", "named"), [

@@ -12,6 +12,7 @@ read elsewhere, is named the one left (``eliminate``): a deck holds each card on
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,10 @@ F64 = NDArray[np.float64]
 SIZE_SPREAD = 1.2  # how much larger one card may look than the median card of a frame
 ODD_SIZE = "odd size"  # the note of a read withdrawn for the size of card it implies
 SAME, CLASH = 0.12, 0.2  # card widths between the centres two reads give (see merge)
+# A name read at a card's place at least OUTVOTE times more than another is the card's
+# (``outvoted``): three reads of a four-corner card's indices against one, not two against
+# one (a card's top-left index, and a neighbour's read twice, may lie so close).
+OUTVOTE = 2
 # Two names closer than CLASH are two cards only when both reads fit this closely (``fit``)
 # and are this sure (``odds``); see _neighbours.
 CLEAN, SURE = 0.15, 20.0
@@ -112,6 +117,29 @@ def placed(reads: list[Read], found: list[Read]) -> list[Read]:
             or all(_apart(n, r) >= CLASH for n in new)] + new
 
 
+def outvoted(reads: list[Read]) -> list[Read]:
+    """``reads`` with each named read withdrawn ("outvoted") where another name is read
+    at least ``OUTVOTE`` times more than its own within ``SAME`` of its card's centre: a
+    card on top shows two indices, or four (``corners``), each read apart, and one of them
+    misread (a club taken for a spade, a diamond for a heart) would otherwise withdraw the
+    whole card as two names at one place (``merge``). Closer votes stay in conflict."""
+    named = [k for k, r in enumerate(reads) if r.code is not None]
+    if len(named) <= OUTVOTE:
+        return reads
+    centres = np.array([reads[k].center for k in named], np.float64)
+    widths = np.array([reads[k].width for k in named], np.float64)
+    near = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) < (
+        SAME * np.minimum(widths[:, None], widths[None, :]))
+    codes = [reads[k].code for k in named]
+    out = list(reads)
+    for i, k in enumerate(named):
+        votes = Counter(codes[j] for j in np.flatnonzero(near[i]).tolist())
+        own = votes.pop(codes[i])
+        if votes and max(votes.values()) >= own + OUTVOTE:
+            out[k] = but(reads[k], code=None, guess=None, pair=None, note="outvoted")
+    return out
+
+
 def _apart(a: Read, b: Read) -> float:
     """How far apart the centres of two reads' cards are, in the smaller card's widths."""
     return float(np.hypot(*(a.center - b.center))) / min(a.width, b.width)
@@ -169,8 +197,9 @@ def table_width(widths: NDArray[np.float64] | Sequence[float], sure: NDArray[np.
 
 def merge(reads: list[Read]) -> list[Read]:
     """One read per card: the two indices of a card and repeated reads merge; a code read at
-    two places is withdrawn at both (a frame never shows one card twice)."""
-    reads = sorted(reads, key=lambda r: (r.code is None, -r.score))
+    two places is withdrawn at both (a frame never shows one card twice); a name outvoted at
+    a card's place (``outvoted``) is withdrawn before."""
+    reads = sorted(outvoted(reads), key=lambda r: (r.code is None, -r.score))
     if not reads:
         return []
     centres = np.array([r.center for r in reads])
