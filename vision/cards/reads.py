@@ -131,8 +131,10 @@ def outvoted(reads: list[Read]) -> list[Read]:
     near = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) < (
         SAME * np.minimum(widths[:, None], widths[None, :]))
     codes = [reads[k].code for k in named]
+    names = np.array(codes)
     out = list(reads)
-    for i, k in enumerate(named):
+    for i in np.flatnonzero((near & (names[:, None] != names[None, :])).any(axis=1)).tolist():
+        k = named[i]
         votes = Counter(codes[j] for j in np.flatnonzero(near[i]).tolist())
         own = votes.pop(codes[i])
         if votes and max(votes.values()) >= own + OUTVOTE:
