@@ -26,7 +26,7 @@ from vision.cards.ground import (
     on_paper,
     tones_at,
 )
-from vision.cards.reads import SURE, Read
+from vision.cards.reads import CLEAN, SURE, Read
 
 PAPER = 200
 
@@ -143,3 +143,19 @@ def test_a_loose_read_whose_index_lies_on_no_paper_is_not_on_paper() -> None:
     assert RING_GREY < 140 / 200 < PAPER_GREY
     frame[:] = PAPER
     assert on_paper(frame, [close, loose], aspect=1.4).tolist() == [True, True]
+
+
+def test_a_red_index_filling_most_of_its_ring_is_on_paper_where_read_surely_and_cleanly(
+        ) -> None:
+    """A red ten's "10", its heart and the pips beside them fill more than half the ring
+    about its index, and red ink is far from grey: the whole ring's median falls under
+    ``RING_GREY`` though its brighter half and the card's body are paper. A read named
+    surely and cleanly (``reads.SURE``, ``reads.CLEAN``) is held to those alone; a read
+    less sure, or less clean, still to the whole ring (a back's lattice)."""
+    frame = np.full((300, 300, 3), PAPER, np.uint8)
+    frame[70:115, 88:103] = (40, 40, 200)  # red ink over three of the ring's five columns
+    sure, loose, unsure = (_read(SURE + 10, CLEAN - 0.05), _read(SURE + 10, CLEAN + 0.05),
+                           _read(SURE - 1, CLEAN - 0.05))
+    assert on_paper(frame, [sure, loose, unsure], aspect=1.4).tolist() == [True, False, False]
+    frame[:] = PAPER
+    assert on_paper(frame, [sure, loose, unsure], aspect=1.4).tolist() == [True, True, True]

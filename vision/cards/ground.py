@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from ..items import Item
 from .felt import Felt
-from .reads import SURE, Read
+from .reads import CLEAN, SURE, Read
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -43,7 +43,10 @@ PAPER_GREY = 0.75
 # median of all its points is at least RING_GREY grey. The rendered decks' reads measure
 # 0.65 and more, the photos' right reads 0.73 and more; a read in the lattice of a card's
 # back, its brighter half the back's white border, passed ``PAPER_GREY`` without it
-# (``tests/vision/test_cards_not_cards.py``).
+# (``tests/vision/test_cards_not_cards.py``). But a red ten's "10", its heart and the pips
+# printed close beside them fill more than half the ring, and red ink is far from grey: a
+# read named surely and cleanly (``reads.SURE``, ``reads.CLEAN``), as no read in a lattice is
+# (``lattice``), is not held to it (``docs/benchmarks.md``, stops 49 and 55).
 RING_GREY = 0.6
 # A named read that fits its classes loosely (``Read.fit`` over LOOSE_PAPER, as
 # ``reader.LOOSE_ITEM`` bounds an unsure read) is held to the ring about its index alone, as
@@ -108,7 +111,10 @@ def on_paper(frame: Image, reads: Sequence[Read], aspect: float) -> NDArray[np.b
     # but fits loosely (``LOOSE_PAPER``).
     unnamed = np.array([(r.code is None and r.guess is None and r.pair is None)
                         or r.fit > LOOSE_PAPER for r in reads])[ringed]
-    grey[ringed] = np.where(whole >= RING_GREY,
+    # A read named surely and cleanly is held to the brighter half alone (``RING_GREY``).
+    clean = np.array([r.code is not None and r.odds >= SURE and r.fit <= CLEAN
+                      for r in reads])[ringed]
+    grey[ringed] = np.where((whole >= RING_GREY) | clean,
                             np.where(unnamed, brighter, np.maximum(grey[ringed], brighter)),
                             0.0)
     out: NDArray[np.bool_] = grey >= PAPER_GREY
