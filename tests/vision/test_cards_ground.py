@@ -20,10 +20,10 @@ from vision.cards.ground import (
     RING,
     RING_GREY,
     _tones,
-    _tones_about,
     body,
     inked,
     on_paper,
+    tones_about,
     tones_at,
 )
 from vision.cards.reads import CLEAN, SURE, Read
@@ -91,7 +91,7 @@ def test_the_tones_about_an_index_are_numpys(
     points = where[:, None, 0] + width[:, None, None] * (
         grid[0][None, :, None] * where[:, None, 1] + grid[1][None, :, None] * where[:, None, 2])
     pixels = _numpy_pixels(frame, points)
-    low, high = _tones_about(frame, where, width, grid)
+    low, high = tones_about(frame, where, width, grid)
     np.testing.assert_array_equal(low, pixels.min(axis=-1))
     np.testing.assert_array_equal(high, pixels.max(axis=-1))
     low, high = _tones(frame, points)

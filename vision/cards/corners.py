@@ -42,7 +42,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from .ground import tones_at
+from .ground import tones_about
 from .reads import SAME, SIZE_ALIKE, TURNED_ALIKE, Read, but, laid
 
 F64 = NDArray[np.float64]
@@ -74,6 +74,7 @@ TWIN_SLACK = 0.2
 # ``docs/benchmarks.md``, stop 55.
 EDGE_ACROSS = np.linspace(-0.04, 0.04, 9)
 EDGE_DOWN = np.linspace(-0.2, 0.05, 6)
+EDGE = tuple(a.ravel() for a in np.meshgrid(EDGE_ACROSS, EDGE_DOWN))  # row by row
 EDGE_MARGIN, EDGE_PAPER = 0.2, 0.85
 AS_READ, OTHER, UNKNOWN = 1, -1, 0
 CORNER = "which corner"  # the note of a named read withdrawn for want of a side
@@ -135,25 +136,27 @@ def edge_sides(frame: Image, reads: Sequence[Read], places: F64) -> NDArray[np.i
     side = np.zeros(len(reads), np.int64)
     if not reads:
         return side
-    anchor = np.array([r.indices[0][0] for r in reads], np.float64)  # (N, xy)
-    right = np.array([r.indices[0][1] for r in reads], np.float64)
-    down = np.array([r.indices[0][2] for r in reads], np.float64)
+    where = np.array([r.indices[0] for r in reads], np.float64)  # (N, anchor/right/down, xy)
     width = np.array([r.width for r in reads], np.float64)
-    # (N, place, row, column) offsets in card widths along right and down.
-    across, along = np.broadcast_arrays(places[:, :, None, None] + EDGE_ACROSS,
-                                        EDGE_DOWN[:, None])
-    w = width[:, None, None, None]
-    px = anchor[:, 0, None, None, None] + w * (across * right[:, 0, None, None, None]
-                                               + along * down[:, 0, None, None, None])
-    py = anchor[:, 1, None, None, None] + w * (across * right[:, 1, None, None, None]
-                                               + along * down[:, 1, None, None, None])
-    low = tones_at(frame, px, py)[0].astype(np.float64)  # (N, 2, rows, columns)
+    # Each place's band of points about its own anchor: the suit's centroid moved along the
+    # read's right to where the edge would lie.
+    low = np.stack([tones_about(frame, _moved(where, width, places[:, k]), width, EDGE)[0]
+                    for k in range(2)], axis=1).astype(np.float64)  # (N, 2, points)
+    low = low.reshape(len(reads), 2, len(EDGE_DOWN), len(EDGE_ACROSS))  # rows, columns
     paper = np.maximum(np.percentile(low.reshape(len(reads), -1), 75, axis=1), 1.0)
     line = np.median(low, axis=2).min(axis=2) / paper[:, None]  # (N, 2)
     lean = line[:, 1] - line[:, 0]  # the read's own place the darker: as read
     side[(lean >= EDGE_MARGIN) & (line[:, 1] >= EDGE_PAPER)] = AS_READ
     side[(lean <= -EDGE_MARGIN) & (line[:, 0] >= EDGE_PAPER)] = OTHER
     return side
+
+
+def _moved(where: F64, width: F64, across: F64) -> F64:
+    """Indices ``where`` (N x (anchor, right, down) x xy) with their anchors moved ``across``
+    card widths (N) along their right."""
+    out = where.copy()
+    out[:, 0] += (width * across)[:, None] * where[:, 1]
+    return out
 
 
 def follow(n: Read, beside: Read, twin: tuple[float, float]) -> Read:

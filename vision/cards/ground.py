@@ -104,7 +104,7 @@ def on_paper(frame: Image, reads: Sequence[Read], aspect: float) -> NDArray[np.b
     width = np.array([r.width for r in reads], np.float64)
     grey = _greyness(*_tones(frame, points))[0]
     ringed = np.array([bool(r.indices) for r in reads])  # no index to ring: the body alone
-    brighter, whole = _greyness(*_tones_about(frame, where[ringed], width[ringed], RING))
+    brighter, whole = _greyness(*tones_about(frame, where[ringed], width[ringed], RING))
     # A read that names no card has only its index to show it is one: the ring about
     # it alone must be paper (a card's body beside a mark on a back's lattice or on a
     # wooden floor is no evidence that the mark is an index); so too a read that names one
@@ -131,7 +131,7 @@ def inked(frame: Image, reads: Sequence[Read]) -> NDArray[np.bool_]:
         return out
     where = np.array([reads[k].indices[0] for k in rows], np.float64)  # (rows, 3, xy)
     width = np.array([reads[k].width for k in rows], np.float64)
-    low = _tones_about(frame, where, width, INDEX)[0]  # (rows, points)
+    low = tones_about(frame, where, width, INDEX)[0]  # (rows, points)
     n = low.shape[1]
     dark_k, white_k = int(INK_SHARE * n), int(0.75 * n)
     ordered = np.partition(low, (dark_k, white_k), axis=1).astype(np.float64)
@@ -197,7 +197,7 @@ def tones_at(frame: Image, px: F64, py: F64) -> tuple[Image, Image]:
     return low, high
 
 
-def _tones_about(frame: Image, where: F64, width: F64, grid: tuple[F64, ...]
+def tones_about(frame: Image, where: F64, width: F64, grid: tuple[F64, ...]
                  ) -> tuple[Image, Image]:
     """``tones_at`` the points ``grid`` (card widths across and down, as ``INDEX``) about
     each index ``where`` (N x (suit's centroid, right, down) x xy) of a card ``width``

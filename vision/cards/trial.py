@@ -65,19 +65,20 @@ SHARPEN_SEED = 100
 SHARPEN_FRAMES = 16
 SHARPEN_GAIN = 0.005
 SHARPEN_CLEAR = 2 * SHARPEN_GAIN
-# But sixteen tables do not settle a gain of a card in a hundred: a four-corner deck's misses come a
-# hand at a time (``corners.CORNER``), so Bonded's gain from one set of sixteen to the next ran from
-# none to 12 cards, Dondorf's from 1 to 23. And a thin deck's wrong reads are a card or two in 784,
-# and come and go by as much. So the first set settles sharpening only where it gains SHARPEN_CLEAR
-# of the cards, twice SHARPEN_GAIN, and is worth as much (``settles``); else SHARPEN_MORE_FRAMES
-# tables more are read (seeds on from the first set's), and the deck is sharpened where over all of
-# them it still gains SHARPEN_GAIN and is worth as much. A way of reading is worth its right reads
-# less WRONG_WORTH for each wrong read: the issue's targets weigh 0.5 % of cards unknown against one
-# in 10,000 read wrongly, fifty to one. Thirty-two tables more keep a calibration near a minute; 144
-# took Bellot's to 133 s. They cannot show every deck's choice: Bellot's first 48 tables, its ranks
-# held to CLOSE_RANK_FIT, read 1,681 -> 1,745 right sharpened and 4 -> 6 wrong, so it is not
-# sharpened, though 200 real frames read it so 3 % more right and with fewer wrong reads
-# (``docs/benchmarks.md``, stops 52 and 53).
+# But sixteen tables do not settle a gain of a card in a hundred: a four-corner deck's
+# misses come a hand at a time (``corners.CORNER``), so Bonded's gain from one set of
+# sixteen to the next ran from none to 12 cards, Dondorf's from 1 to 23. And a thin deck's
+# wrong reads are a card or two in 784, and come and go by as much. So the first set settles
+# sharpening only where it gains SHARPEN_CLEAR of the cards, twice SHARPEN_GAIN, and is
+# worth as much (``settles``); else SHARPEN_MORE_FRAMES tables more are read (seeds on from
+# the first set's), and the deck is sharpened where over all of them it still gains
+# SHARPEN_GAIN and is worth as much. A way of reading is worth its right reads less
+# WRONG_WORTH for each wrong read: the issue's targets weigh 0.5 % of cards unknown against
+# one in 10,000 read wrongly, fifty to one. Thirty-two tables more keep a calibration near a
+# minute; 144 took Bellot's to 133 s. They cannot show every deck's choice: Bellot's first
+# 48 tables, its ranks held to CLOSE_RANK_FIT, read 1,681 -> 1,745 right sharpened and 4 ->
+# 6 wrong, so it is not sharpened, though 200 real frames read it so 3 % more right and with
+# fewer wrong reads (``docs/benchmarks.md``, stops 52 and 53).
 SHARPEN_MORE_FRAMES = 32
 WRONG_WORTH = 50
 # The closer limit tried on the fine cut's rank fit (``Deck.fine_rank_fit``), in place of
@@ -118,7 +119,8 @@ def in_light(deck: Deck, faces: Mapping[str, Image]) -> Deck:
     is worth more (``holds_closer``); and sharpened by ``MORE_SHARPEN``
     (``Deck.read_sharpen``) where that reads more cards right and is worth as much
     (``sharpens``), over ``SHARPEN_MORE_FRAMES`` tables more where the first do not settle
-    it (``settles``). Sharpening is not tried where the reader sharpens the deck as much already."""
+    it (``settles``). Sharpening is not tried where the reader sharpens the deck as much
+    already."""
     sharpen = max(deck.sharpen, deck.read_sharpen) < MORE_SHARPEN
     ways = [deck, dataclasses.replace(deck, fine_rank_fit=CLOSE_RANK_FIT)]
     if sharpen:
