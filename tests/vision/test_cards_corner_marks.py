@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import deck, starred_deck, starred_faces
-from vision.cards import calibrate, card_face, corner_marks
+from vision.cards import calibrate, card_face, corner_marks, strips
 from vision.cards.calibrate import UnusableFaces
 from vision.scene import Camera
 
@@ -43,16 +43,49 @@ def test_a_joker_whose_corner_mark_another_face_shows_too_is_refused_naming_it(
     w = cards["2h"].shape[1]
     rows, cols = slice(0, int(0.35 * w)), slice(0, int(0.22 * w))
     cards["2h"][rows, cols] = cards["Jk"][rows, cols]
-    _, _, _, unusable = corner_marks.learn_marks(cards, ["Jk"], box, ["2h"],
-                                                 np.random.default_rng(0), samples=8)
-    assert unusable == ["Jk"]
-    _, _, _, unusable = corner_marks.learn_marks({**cards, "2h": card_face(given["2h"])},
-                                                 ["Jk"], box, ["2h"], np.random.default_rng(0),
-                                                 samples=8)
-    assert unusable == []
+    aspect = cards["Jk"].shape[0] / cards["Jk"].shape[1]
+    templates, _ = strips.learn(cards, ["Jk"], aspect, np.random.default_rng(0), samples=4)
+    learned = corner_marks.learn_marks(cards, ["Jk"], box, ["2h"], np.random.default_rng(0),
+                                       templates, aspect, samples=8)
+    assert learned.unusable == ["Jk"]
+    learned = corner_marks.learn_marks({**cards, "2h": card_face(given["2h"])}, ["Jk"], box,
+                                       ["2h"], np.random.default_rng(0), templates, aspect,
+                                       samples=8)
+    assert learned.unusable == []
     learn = corner_marks.learn_marks
     monkeypatch.setattr(corner_marks, "learn_marks",
-                        lambda *a, **k: (*learn(*a, **k)[:3], ["Jk"]))
+                        lambda *a, **k: learn(*a, **k)._replace(unusable=["Jk"]))
     with pytest.raises(UnusableFaces, match=r"Jk shows no corner index, yet has ink") as err:
         calibrate(given, name="starred", rounds=6)
     assert err.value.faces == ("Jk",)
+
+
+def test_a_mark_and_a_strip_name_a_face_together_only_above_what_probes_reach_of_both(
+        ) -> None:
+    """The scores that name a marked face by its mark and its strip together
+    (``corner_marks.both``) are each reached by one probe in a thousand (``BOTH``), and are
+    none where a probe reaches both: there the two would not tell the face from a corner
+    that went unread."""
+    rng = np.random.default_rng(4)
+    scores = np.stack([rng.uniform(0.0, 0.8, 5000), rng.uniform(0.0, 0.7, 5000)], axis=1)
+    mark, strip = corner_marks.both(scores)
+    assert mark == pytest.approx(np.quantile(scores[:, 0], corner_marks.BOTH))
+    assert strip == pytest.approx(np.quantile(scores[:, 1], corner_marks.BOTH))
+    assert 0.79 < mark < 0.8 and 0.69 < strip < 0.7
+    assert not ((scores[:, 0] >= mark) & (scores[:, 1] >= strip)).any()
+    assert corner_marks.both(np.vstack([scores, [[0.8, 0.7]]])) == (1.0, 1.0)
+    assert corner_marks.both(np.zeros((0, 2))) == (1.0, 1.0)
+
+
+def test_the_starred_deck_learns_a_lower_mark_to_name_its_joker_with_its_strip() -> None:
+    """The starred deck's joker is named by its mark and strip together at a lower mark
+    score than by its mark alone, and at a strip score its own renders reach: a star the
+    camera blurs or tints still names it where its strip shows it too."""
+    made = starred_deck()
+    mark, strip = made.mark_both
+    assert mark < made.mark_accept and strip < 1.0
+    rng = np.random.default_rng(8)
+    face = card_face(starred_faces()["Jk"])
+    views = corner_marks._views(face, rng, QUIET_CAMERA, 8, jitter=True)
+    reached = [strips.strip_score(*v, made.aspect, made.strips[:2]) for v in views]
+    assert min(reached) >= strip, reached

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.conftest import STYLES, deck, faces, golden, starred_deck, starred_faces
-from vision.cards import CardReader, patch
+from vision.cards import CardReader, patch, strips
 from vision.cards import reader as reader_module
 from vision.cards.deck import Deck
 from vision.cards.evaluate import evaluate
@@ -244,6 +244,20 @@ def test_a_covered_joker_with_a_star_in_its_corner_is_found_by_its_mark(
     named = [i for i in found if i.code == "Jk"]
     assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, dict(truth)["Jk"])) < 4.0
     assert {i.code for i in found if i.code} <= {c for c, _ in truth}  # nothing misread
+
+
+def test_a_covered_joker_with_a_star_is_named_by_it_where_its_edge_does_not_show(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A covered joker whose left edge does not show (a joker on a card of its own paper,
+    no shadow between: here no edge shows anywhere) is still named by its star where its
+    strip matches plainly: the mark confirms it as the eyes confirm a joker on top; a face
+    without a mark (the deck's joker unstarred) is not named so."""
+    monkeypatch.setattr(strips, "_edge", lambda *_: 1.0)
+    image, truth = _spread(starred_faces(), ["As", "Jk", "Kd", "7c", "2h"], seed=5)
+    named = [i for i in CardReader(starred_deck()).read(image) if i.code == "Jk"]
+    assert len(named) == 1 and np.hypot(*np.subtract(named[0].center, dict(truth)["Jk"])) < 4.0
+    image, _ = _spread(faces("2color"), ["As", "Jk", "Kd", "7c", "2h"], seed=5)
+    assert "Jk" not in {i.code for i in reader("2color").read(image)}
 
 
 def test_a_card_with_its_index_rubbed_out_is_no_starred_joker() -> None:

@@ -257,20 +257,25 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
     # (``corner_marks.learn_marks``), where its renders show it above what the other faces'
     # corners show there often enough.
     marked = [strip_codes[k] for k in inked]
+    strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     mark_box, marks, mark_accept = blank_corner.CORNER, np.zeros((0, 0, 0), np.float32), 1.0
+    mark_both = (1.0, 1.0)
     if marked:
-        mark_box, marks, mark_accept, unusable = corner_marks.learn_marks(
-            cards, marked, blank, codes, rng)
-        if unusable:
+        learned = corner_marks.learn_marks(
+            cards, marked, blank, codes, rng,
+            strip_templates[[2 * strip_codes.index(c) + t for c in marked for t in (0, 1)]],
+            aspect)
+        mark_box, marks, mark_accept, mark_both = (learned.box, learned.templates,
+                                                   learned.accept, learned.both)
+        if learned.unusable:
             raise UnusableFaces(
-                f"deck {name!r}: {', '.join(unusable)} shows no corner index, yet has ink "
-                "where the other faces print theirs, and its renders show that mark too "
-                "seldom above what the other faces' corners show there in a spread to be "
+                f"deck {name!r}: {', '.join(learned.unusable)} shows no corner index, yet "
+                "has ink where the other faces print theirs, and its renders show that mark "
+                "too seldom above what the other faces' corners show there in a spread to be "
                 "told from a card whose index went unread; leave its image out to calibrate "
                 "the deck without it (those cards then go unread)",
-                tuple(unusable),
+                tuple(learned.unusable),
             )
-    strip_templates, strip_accept = strips.learn(cards, strip_codes, aspect, rng)
     rank_of, suit_of = [c[0] for c in found.codes], [c[1] for c in suited.codes]
     deck = Deck(
         name=name, aspect=aspect, link=link, sharpen=limits.sharpen, split=split,
@@ -282,6 +287,7 @@ def _learn(cards: Mapping[str, Image], name: str, rounds: int, seed: int,
         offsets=offsets, lengths=lengths, strip_codes=tuple(strip_codes),
         strips=strip_templates, strip_accept=strip_accept, twin=twin, blank=blank,
         marked=tuple(marked), marks=marks, mark_box=mark_box, mark_accept=mark_accept,
+        mark_both=mark_both,
     )
     # A deck that splits its marks and does not part them from its pips yet does where
     # reading its own tables so names more cards (``trial``: the competition of the

@@ -5,17 +5,17 @@ Some jokers print a mark where the other faces print their index, so a blank cor
 (``blank_corner.index_box``) cannot confirm them. Calibration learns that mark as colour
 templates, upright and turned, cut where the others print their index (``mark_box``), and
 the score above which ``strips.find`` names the joker by it: above every score the places a
-strip search may probe away from it reach (``learn_marks``). A joker whose own renders
-reach that score too seldom cannot be told from a card whose index went unread: it is
-refused. Where a strip search finds the joker, that corner is cut in the strip's card frame
-(``cut_mark``) and scored against its mark (``mark_score``).
-Such a mark is not read as an index: a single round mark tells no turn (a star is alike
-at a fifth of a turn), so its card could not be placed from it; the strip's neighbour
-gives the turn.
-"""
+strip search may probe away from it reach (``learn_marks``); and the lower scores of mark
+and strip that name it together, which no such place reaches both of (``both``). A joker
+whose own renders reach that score too seldom cannot be told from a card whose index went
+unread: it is refused. Where a strip search finds the joker, that corner is cut in the
+strip's card frame (``cut_mark``) and scored against its mark (``mark_score``). Such a mark
+is not read as an index: a single round mark tells no turn (a star is alike at a fifth of a
+turn), so its card could not be placed from it; the strip's neighbour gives the turn."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -111,6 +111,16 @@ def _views(face: Image, rng: np.random.Generator, camera: object, count: int, ji
     return out
 
 
+class Learned(NamedTuple):
+    """What ``learn_marks`` learns of a deck's marked faces."""
+
+    box: Box  # where the marks are cut (``mark_box``)
+    templates: F32  # two per face, upright and turned
+    accept: float  # the mark score that names a face alone
+    both: tuple[float, float]  # the mark and strip scores that name it together
+    unusable: list[str]  # faces whose renders reach ``accept`` too seldom
+
+
 # ``learn_marks``: a mark is named where its score exceeds by MARK_MARGIN the highest score
 # of the places a strip search may probe away from it: the corners of the other faces laid
 # in spreads (MARK_SHEETS sheets of three, as calibration's samples lie), moved anywhere a
@@ -124,14 +134,17 @@ MARK_MARGIN, MARK_SHEETS, MARK_PROBES, MARK_FOUND = 0.05, 60, 8, 0.5
 
 
 def learn_marks(cards: Mapping[str, Image], marked: Sequence[str], box: Box,
-                others: Sequence[str], rng: np.random.Generator, samples: int = 24
-                ) -> tuple[Box, F32, float, list[str]]:
+                others: Sequence[str], rng: np.random.Generator, strips: F32,
+                aspect: float, samples: int = 24) -> Learned:
     """The corner marks of the strip faces ``marked`` (ink in the narrowest index ``box``):
     their box (``mark_box``), templates (two per face: upright, turned) as the training
-    camera shows them, the score that names one (``MARK_MARGIN``), and the faces whose own
-    renders reach it too seldom (``MARK_FOUND``): their mark cannot be told from the
-    corners of ``others`` (the faces with an index) in a spread reliably."""
+    camera shows them, the score that names one (``MARK_MARGIN``), the scores of mark and
+    strip (``strips``: the faces' strip templates, two per face, of cards ``aspect`` high)
+    that name one together (``BOTH``), and the faces whose own renders reach the first too
+    seldom (``MARK_FOUND``): their mark cannot be told from the corners of ``others`` (the
+    faces with an index) in a spread reliably."""
     from .samples import TRAINING_CAMERA  # the one camera of calibration
+    from .strips import strip_score  # strips names faces by these marks
 
     where = mark_box(box)
     templates = []
@@ -142,9 +155,11 @@ def learn_marks(cards: Mapping[str, Image], marked: Sequence[str], box: Box,
                     _views(face, rng, TRAINING_CAMERA, samples, jitter=False)]
             templates.append(np.mean(cuts, axis=0).astype(np.float32))
     stack = np.stack(templates)
-    highest = max((max(mark_score(*probe, where, t) for t in stack)
-                   for probe in _probes(cards, others, rng, TRAINING_CAMERA)), default=-1.0)
-    accept = highest + MARK_MARGIN
+    probes = _probes(cards, others, rng, TRAINING_CAMERA)
+    scores = np.array([[max(mark_score(*probe, where, t) for t in stack),
+                        strip_score(*probe, aspect, strips)] for probe in probes],
+                      np.float64).reshape(-1, 2)
+    accept = (float(scores[:, 0].max()) if len(scores) else -1.0) + MARK_MARGIN
     unusable = []
     for k, code in enumerate(marked):
         own = [mark_score(*view, where, stack[2 * k + t]) for t in (0, 1)
@@ -152,7 +167,29 @@ def learn_marks(cards: Mapping[str, Image], marked: Sequence[str], box: Box,
                                   TRAINING_CAMERA, samples // 2, jitter=True)]
         if float(np.mean(np.array(own) >= accept)) < MARK_FOUND:
             unusable.append(code)
-    return where, stack, float(accept), unusable
+    return Learned(where, stack, float(accept), both(scores), unusable)
+
+
+# ``both``: a face is named by its mark and its strip together where each scores at least
+# what BOTH of the places a strip search may probe away from it reach (``_probes``: one in
+# a thousand), and no probe reached both. The two measure the same corner differently (the
+# mark its colours where the index lies, the strip the grey of the card's whole left edge):
+# the probes that come nearest the mark (a red suit under a rank) match the strip poorly,
+# and those that match the strip best (a card's own edge and border) show no mark. So a
+# joker whose mark the camera blurs or tints below ``accept`` is still named where its
+# strip shows it too.
+BOTH = 0.999
+
+
+def both(scores: F64) -> tuple[float, float]:
+    """The mark and strip scores (``BOTH``) that name a marked face together, from the
+    probes' ``scores`` (N x 2: mark, strip); none (1.0, 1.0) where a probe reaches both."""
+    if len(scores) == 0:
+        return (1.0, 1.0)
+    bars = np.quantile(scores, BOTH, axis=0)
+    if bool(((scores[:, 0] >= bars[0]) & (scores[:, 1] >= bars[1])).any()):
+        return (1.0, 1.0)
+    return (float(bars[0]), float(bars[1]))
 
 
 def _probes(cards: Mapping[str, Image], others: Sequence[str], rng: np.random.Generator,

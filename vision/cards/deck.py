@@ -78,11 +78,14 @@ class Deck:
     blank: tuple[float, float, float, float] = CORNER
     # The faces found by their strip that show a mark where the others print their index
     # (``corner_marks.learn_marks``): named only where the mark shows in ``mark_box``, correlating
-    # with its template (two per face: upright, turned) by ``mark_accept`` or more.
+    # with its template (two per face: upright, turned) by ``mark_accept`` or more, or by
+    # ``mark_both[0]`` where its strip matches by ``mark_both[1]`` too (``corner_marks.both``;
+    # calibrations made before it was learned name by the mark alone).
     marked: tuple[str, ...] = ()
     marks: F32 = field(default_factory=lambda: np.zeros((0, 0, 0), np.float32))
     mark_box: tuple[float, float, float, float] = CORNER
     mark_accept: float = 1.0
+    mark_both: tuple[float, float] = (1.0, 1.0)
 
     def __post_init__(self) -> None:
         n = len(self.codes)
@@ -114,7 +117,7 @@ class Deck:
             "twin": list(self.twin),
             "blank": list(self.blank),
             "marked": list(self.marked), "mark_box": list(self.mark_box),
-            "mark_accept": self.mark_accept,
+            "mark_accept": self.mark_accept, "mark_both": list(self.mark_both),
         }
         fine: dict[str, NDArray[np.float32]] = {}
         if self.fine_ranks is not None and self.fine_suits is not None:
@@ -190,6 +193,7 @@ class Deck:
                 marks=arrays.get("marks", np.zeros((0, 0, 0), np.float32)).astype(np.float32),
                 mark_box=_box(meta.get("mark_box", CORNER), where, "mark box"),
                 mark_accept=float(meta.get("mark_accept", 1.0)),
+                mark_both=_pair(meta.get("mark_both", [1.0, 1.0]), where),
                 fine_ranks=Lda.from_arrays("fine_rank", arrays, meta["rank_names"],
                                            meta["fine_rank_typical"]) if fine else None,
                 fine_suits=Lda.from_arrays("fine_suit", arrays, meta["suit_names"],
@@ -211,3 +215,11 @@ def _box(values: object, where: str, what: str = "blank box"
         raise CalibrationError(f"{where!r}: {what} {values!r} is not four numbers")
     x0, x1, y0, y1 = (float(v) for v in values)
     return (x0, x1, y0, y1)
+
+
+def _pair(values: object, where: str) -> tuple[float, float]:
+    """A calibration file's ``mark_both``, two numbers, or CalibrationError naming it and
+    the file ``where``."""
+    if not isinstance(values, (list, tuple)) or len(values) != 2:
+        raise CalibrationError(f"{where!r}: mark_both {values!r} is not two numbers")
+    return (float(values[0]), float(values[1]))

@@ -173,7 +173,8 @@ class CardReader:
         found = strips.find(frame, self.deck.strip_codes, self.deck.strips,
                             self.deck.strip_accept, self.deck.aspect, items,
                             [r.both for r in reads], self.deck.blank, self._marks,
-                            self.deck.mark_box, self.deck.mark_accept)
+                            self.deck.mark_box, self.deck.mark_accept,
+                            self.deck.mark_both, felt)
         # A read withdrawn for the card it implies (too big or small for this table's
         # cards, or lying on the felt) told the strips where something lies; it names no
         # card and is no card, so it is not reported (``WITHDRAWN``). Nor is a read that

@@ -3,22 +3,25 @@ JOKER where the others print their index): found by their edge strip.
 
 In a spread each covered card shows only its left strip. A face without an index is sought
 only where a spread leaves room for a card: one step (``SLOT``) left or right of a card
-already read, level with it, where no card is read and paper shows beyond the read card's
-edge. There the band is straightened in the read card's frame (``band``: a spread keeps the
-turn and size of its cards) and searched for the face's left strip, upright or turned, by
-normalised correlation. The strip alone is weak evidence (thin line art, blurred), so the
-face is named only where it also has a left edge (``_edge``), lies wholly in the frame and on
-paper (``_on_cards``), shows a blank index corner (``blank_corner``: the deck's index box, where
-every other face prints ink, so a card whose index went unread is not taken for it), lies
-away from every card already found, and only once per frame. A joker that shows ink there
-itself (a star, a circled star, the word JOKER) shows its own mark there instead: it is
-named only where that corner, cut in the strip's card frame, matches its mark better than
-calibration found any place a strip search may probe away from it to match (the other
-faces' corners in spreads, moved a step aside: ``corner_marks``); a joker whose own renders
-seldom match that well cannot be told from a card with its index unread, and calibration
-refuses it by name. A joker lying on top of another card shows little strip contrast over
-that card's paper, and its left edge may not show there at all; where its two solid eyes
-show (``_eyes``), a weaker match (``LOOSE``) and no edge are enough.
+already read, level with it, where no card is read and paper, or anything but the felt,
+shows beyond the read card's edge (``_room``). There the band is straightened in the read
+card's frame (``band``: a spread keeps the turn and size of its cards) and searched for the
+face's left strip, upright or turned, by normalised correlation. The strip alone is weak
+evidence (thin line art, blurred), so the face is named only where it also has a left edge
+(``_edge``), lies wholly in the frame and on paper (``_on_cards``), shows a blank index
+corner (``blank_corner``: the deck's index box, where every other face prints ink, so a
+card whose index went unread is not taken for it), lies away from every card already found,
+and only once per frame. A joker that shows ink there itself (a star, a circled star, the
+word JOKER) shows its own mark there instead: it is named only where that corner, cut in
+the strip's card frame, matches its mark better than calibration found any place a strip
+search may probe away from it to match (the other faces' corners in spreads, moved a step
+aside: ``corner_marks``), or where mark and strip both match better than all but one in a
+thousand of those places (``corner_marks.both``); a joker whose own renders seldom match
+that well cannot be told from a card with its index unread, and calibration refuses it by
+name. A joker lying on top of another card shows little strip contrast over that card's
+paper, and its left edge may not show there at all; where its two solid eyes show
+(``_eyes``), a weaker match (``LOOSE``) and no edge are enough, and where its mark has
+shown, a plain match (``ACCEPT``) and no edge.
 
 The thresholds are set where lowering them further starts naming a card whose index was
 rubbed out as the joker (the guard test in ``tests/vision/test_cards_reader.py``); the
@@ -38,6 +41,7 @@ from ..items import Item, Point
 from .band import LEVEL, SLOT, WIDTH, Box, band
 from .blank_corner import CORNER, blank
 from .corner_marks import mark_score
+from .felt import Felt
 from .reads import ODD_SIZE
 
 Image = NDArray[np.uint8]
@@ -107,6 +111,25 @@ def learn(cards: Mapping[str, Image], strip_codes: Sequence[str], aspect: float,
     return mean_strips(strip_codes, samples), ACCEPT
 
 
+def strip_score(frame: Image, corner: F64, right: F64, down: F64, width: float,
+                aspect: float, templates: F32) -> float:
+    """How well the left strip of the card at ``corner`` (``right`` and ``down`` unit
+    vectors, ``width`` pixels, ``aspect`` high) matches the best of ``templates`` (as
+    ``learn`` makes them): the best correlation within a band pixel of where the card lies,
+    as ``find`` places a face to about that."""
+    height = round(WIDTH * aspect)
+    quad = np.array([corner, corner + width * right,
+                     corner + width * (right + aspect * down), corner + width * aspect * down])
+    grey, _ = band(frame, quad, height, (-1 / WIDTH, STRIP[1] + 0.02 + 1 / WIDTH))
+    x0, r0 = round(STRIP[0] * WIDTH), round(ROWS[0] * height)
+    th, tw = templates.shape[1:]
+    window = grey[r0 - 1:r0 + th + 1, x0:x0 + tw + 2]
+    if window.shape[0] < th or window.shape[1] < tw:
+        return -1.0
+    return max(float(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED).max())
+               for t in templates)
+
+
 def _sample_strip(face: Image, height: int, rng: np.random.Generator, camera: object) -> F32:
     """One strip of ``face`` as the reader would cut it, from a rendered, jittered view."""
     from ..scene import Camera, Pose, Scene
@@ -132,7 +155,9 @@ def _sample_strip(face: Image, height: int, rng: np.random.Generator, camera: ob
 def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float,
          aspect: float, items: Sequence[Item], both: Sequence[bool] = (),
          box: Box = CORNER, marks: Mapping[str, F32] | None = None,
-         mark_box: Box = CORNER, mark_accept: float = 1.0) -> list[Item]:
+         mark_box: Box = CORNER, mark_accept: float = 1.0,
+         mark_both: tuple[float, float] = (1.0, 1.0), felt: Felt | None = None
+         ) -> list[Item]:
     """Cards of ``strip_codes`` beside the card ``items`` already found in ``frame``.
 
     A face is sought only where a spread leaves room for a card: its left edge one step
@@ -143,7 +168,10 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     paper must reach its far edges (``_on_cards``) and its index corner, ``box``, be blank
     (``blank_corner.blank``): a card whose index went unread has ink there; a face with a
     mark there (``marks``: its two templates, upright and turned, cut in ``mark_box``) must
-    show that mark instead (``corner_marks.mark_score`` of ``mark_accept`` or more).
+    show that mark instead (``corner_marks.mark_score`` of ``mark_accept`` or more, or of
+    ``mark_both[0]`` where its strip matches by ``mark_both[1]``: ``corner_marks.both``).
+    ``felt``: where the frame's felt shows (``room``: what lies beside a card and is not
+    felt is room for a card too).
     ``both`` (one flag per item): both indices of that card were read, so it lies on top and
     may be turned.
     """
@@ -187,10 +215,9 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
     # a quarter of a card).
     room = []
     for side, u in ((-1, -0.08), (1, 1.08)):
-        beside = lows(frame, tl, edge_r, edge_d, np.full(len(_SIDE), u), _SIDE)
         near = side * along
         taken = ((near > SLOT[0] - 0.05) & (near < SLOT[1]) & level).any(axis=1)
-        room.append((np.mean(beside > FELT * white[:, None], axis=1) >= 0.6) & ~taken)
+        room.append(_room(frame, tl, edge_r, edge_d, u, white, felt) & ~taken)
     # A face one step right of a card on top would lie on it and hide the index it shows
     # (its far one, or in the turned sense its near one): only a covered card has such a
     # slot (such slots are many and hold no joker: ``docs/benchmarks.md``).
@@ -226,18 +253,22 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                 corner = m[:, :2] @ np.array([float(left), by]) + m[:, 2]
                 right = m[:, 0] / np.hypot(*m[:, 0])
                 down = m[:, 1] / np.hypot(*m[:, 1])
-                if mark is not None and mark_score(frame, corner, right, down, width,
-                                                   mark_box, mark[turn]) < mark_accept:
-                    continue
+                if mark is not None:
+                    shows = mark_score(frame, corner, right, down, width, mark_box, mark[turn])
+                    if shows < mark_accept and not (shows >= mark_both[0]
+                                                    and score >= mark_both[1]):
+                        continue
                 if not _on_cards(frame, corner, right * width, down * width * aspect,
                                  float(white[n])):
                     continue
                 # A joker on top of another card may show no edge over its paper: its eyes
-                # must show then, as they must for a weak match.
+                # must show then, as they must for a weak match; or its mark, which has
+                # shown (above), where its strip matches at ``accept``.
                 edge = _edge(grey, left, top, height)
                 plain = ((score >= accept and edge <= EDGE)
                          or (score >= MIDDLING and edge <= MIDDLING_EDGE)
-                         or (score >= FAINT and edge <= CLEAR))
+                         or (score >= FAINT and edge <= CLEAR)
+                         or (mark is not None and score >= accept))
                 if not plain and not _eyes(frame, corner, right * width, down * width,
                                            aspect, float(white[n])):
                     continue
@@ -274,7 +305,26 @@ _RIM = (np.concatenate([np.full(8, 0.12), np.full(8, 0.88), _EDGE, _EDGE]),
         np.concatenate([_EDGE, _EDGE, np.full(8, 0.1), np.full(8, 0.9)]))
 _MARGIN = (np.array([0.25, 0.5, 0.75, 0.25, 0.5, 0.75]), np.array([0.03] * 3 + [0.97] * 3))
 _SIDE = np.linspace(0.3, 0.7, 5)
+ROOM = 0.6  # the share of ``_SIDE``'s points beside a card that must show room for another
 _ACROSS, _ALONG = np.array([[0.0], [1.0], [1.0], [0.0]]), np.array([[0.0], [0.0], [1.0], [1.0]])
+
+
+def _room(frame: Image, corner: F64, right: F64, down: F64, u: float, white: F32,
+          felt: Felt | None) -> NDArray[np.bool_]:
+    """Whether each card at ``corner`` (N x 2, its right and down edges as vectors) has
+    paper beside it at ``u`` card widths across (``_SIDE`` down it): at least ``ROOM`` of
+    those points are as bright as paper (``FELT`` of the card's ``white``), or lie where
+    ``felt`` does not show. A card beneath whose strip shows there may print a coloured
+    picture to its edge (a yellow star, a court's robe), whose darkest channel is no paper's;
+    it is still no felt."""
+    v = _SIDE
+    paper = lows(frame, corner, right, down, np.full(len(v), u), v) > FELT * white[:, None]
+    if felt is not None:
+        pts = corner[:, None, :] + u * right[:, None, :] + v[None, :, None] * down[:, None, :]
+        paper |= ~felt.under(pts[..., 0].ravel(), pts[..., 1].ravel(), True).reshape(
+            paper.shape)
+    out: NDArray[np.bool_] = np.mean(paper, axis=1) >= ROOM
+    return out
 
 
 def _on_cards(frame: Image, corner: F64, right: F64, down: F64, white: float) -> bool:
