@@ -163,9 +163,10 @@ def test_the_blank_index_box_is_saved_and_a_deck_saved_before_it_uses_the_old_on
 def test_a_jokers_corner_mark_is_saved_and_a_deck_saved_before_it_has_none(
         tmp_path: Path) -> None:
     """A joker learned by its corner mark (``Deck.marked``, ``marks``, ``mark_box``,
-    ``mark_accept``) is written and read back; a deck file from before marks were learned
-    loads with none (its strip faces named by a blank corner, as before); a malformed mark
-    box is refused naming it."""
+    ``mark_accept``, ``mark_both``) is written and read back; a deck file from before marks
+    were learned loads with none (its strip faces named by a blank corner, as before), one
+    from before ``mark_both`` names by the mark alone; a malformed mark box or pair is
+    refused naming it."""
     path = tmp_path / "deck.npz"
     made = starred_deck()
     made.save(path)
@@ -173,13 +174,23 @@ def test_a_jokers_corner_mark_is_saved_and_a_deck_saved_before_it_has_none(
     assert back.marked == made.marked == ("Jk",)
     assert np.array_equal(back.marks, made.marks) and back.marks.shape[0] == 2
     assert back.mark_box == made.mark_box and back.mark_accept == made.mark_accept
+    assert back.mark_both == made.mark_both
     with np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays["meta"]))
+    good = dict(meta)
     meta["mark_box"] = [0.1]
     np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
     with pytest.raises(CalibrationError, match=r"mark box \[0.1\]"):
         Deck.load(path)
+    meta = {**good, "mark_both": [0.8]}
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    with pytest.raises(CalibrationError, match=r"mark_both \[0.8\] is not two numbers"):
+        Deck.load(path)
+    meta = dict(good)
+    meta.pop("mark_both")
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert Deck.load(path).mark_both == (1.0, 1.0)  # before it was learned: the mark alone
     for key in ("marked", "mark_box", "mark_accept"):
         meta.pop(key)
     del arrays["marks"]

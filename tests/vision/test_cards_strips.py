@@ -53,3 +53,20 @@ def test_a_coloured_picture_beside_a_card_is_room_for_a_card_and_the_felt_is_not
     frame[100:240, 300:330] = (40, 110, 30)  # the felt beyond its right edge
     felt = Felt(dark_and_paper(frame)[1], frame)
     assert not room(1.08, with_felt=True)
+
+
+def test_a_card_with_a_picture_at_its_rim_lies_on_cards_and_one_on_the_felt_does_not() -> None:
+    """A card whose picture reaches its rim (a yellow star) lies on cards where the felt
+    does not show there (``strips._on_cards`` given the frame's felt), though its darkest
+    channel is no paper's; a card reaching over the felt does not, felt or not."""
+    frame = np.zeros((400, 600, 3), np.uint8)
+    frame[:] = (40, 110, 30)  # green felt
+    frame[100:240, 200:300] = 235  # the card, its top-left corner at (200, 100)
+    frame[150:220, 203:225] = (20, 220, 230)  # a yellow picture at its left rim
+    felt = Felt(dark_and_paper(frame)[1], frame)
+    corner, right, down = np.array([200.0, 100.0]), np.array([100.0, 0.0]), np.array([0.0, 140.0])
+    assert strips._on_cards(frame, corner, right, down, 235.0, felt)
+    assert not strips._on_cards(frame, corner, right, down, 235.0)
+    wider = np.array([130.0, 0.0])  # reaching 30 pixels over the felt on its right
+    assert not strips._on_cards(frame, corner, wider, down, 235.0, felt)
+    assert not strips._on_cards(frame, corner, wider, down, 235.0)

@@ -258,8 +258,11 @@ def find(frame: Image, strip_codes: Sequence[str], templates: F32, accept: float
                     if shows < mark_accept and not (shows >= mark_both[0]
                                                     and score >= mark_both[1]):
                         continue
+                # A face its mark has confirmed may print a picture to its rim: there the
+                # felt tells what is off the cards (``_on_cards``); a face with a blank
+                # corner only is held to its paper reaching its rim.
                 if not _on_cards(frame, corner, right * width, down * width * aspect,
-                                 float(white[n])):
+                                 float(white[n]), felt if mark is not None else None):
                     continue
                 # A joker on top of another card may show no edge over its paper: its eyes
                 # must show then, as they must for a weak match; or its mark, which has
@@ -327,16 +330,22 @@ def _room(frame: Image, corner: F64, right: F64, down: F64, u: float, white: F32
     return out
 
 
-def _on_cards(frame: Image, corner: F64, right: F64, down: F64, white: float) -> bool:
+def _on_cards(frame: Image, corner: F64, right: F64, down: F64, white: float,
+              felt: Felt | None = None) -> bool:
     """Whether the card at ``corner`` lies in the frame and on paper to its far edges (its
     own, or that of cards on top of it), not partly on the felt; ``white``: the paper's
-    brightness."""
+    brightness. With the frame's ``felt``, a point of its rim where the felt does not show
+    is on cards too: a picture printed to the card's rim (a yellow star) is no paper by its
+    darkest channel."""
     h, w = frame.shape[:2]
     pts = corner + _ACROSS * right + _ALONG * down  # its four corners
     if not ((pts >= 1).all() and (pts[:, 0] < w - 1).all() and (pts[:, 1] < h - 1).all()):
         return False  # partly out of the frame: no telling its corner is blank
-    low = lows(frame, corner, right, down, *_RIM, reach=REACH)
-    return float(np.mean(low > RIM * white)) >= 0.9
+    on = lows(frame, corner, right, down, *_RIM, reach=REACH) > RIM * white
+    if felt is not None:
+        rim = corner + _RIM[0][:, None] * right + _RIM[1][:, None] * down
+        on |= ~felt.under(rim[:, 0], rim[:, 1], True)
+    return float(np.mean(on)) >= 0.9
 
 
 def _eyes(frame: Image, corner: F64, right: F64, down: F64, aspect: float,
