@@ -323,10 +323,20 @@ def _room(frame: Image, corner: F64, right: F64, down: F64, u: float, white: F32
     v = _SIDE
     paper = lows(frame, corner, right, down, np.full(len(v), u), v) > FELT * white[:, None]
     if felt is not None:
-        pts = corner[:, None, :] + u * right[:, None, :] + v[None, :, None] * down[:, None, :]
-        paper |= ~felt.under(pts[..., 0].ravel(), pts[..., 1].ravel(), True).reshape(
-            paper.shape)
+        paper |= _off_felt(felt, corner, right, down, np.full(len(v), u), v)
     out: NDArray[np.bool_] = np.mean(paper, axis=1) >= ROOM
+    return out
+
+
+def _off_felt(felt: Felt, corner: F64, right: F64, down: F64, u: F64, v: F64
+              ) -> NDArray[np.bool_]:
+    """Whether ``felt`` does not show at points (u, v) of the cards at ``corner`` (as
+    ``lows`` takes them: N x len(u) values, or len(u) for one card); out of the frame is
+    felt."""
+    pts = (corner[..., None, :] + u[:, None] * right[..., None, :]
+           + v[:, None] * down[..., None, :])
+    under = felt.under(pts[..., 0].ravel(), pts[..., 1].ravel(), True)
+    out: NDArray[np.bool_] = ~under.reshape(pts.shape[:-1])
     return out
 
 
@@ -343,8 +353,7 @@ def _on_cards(frame: Image, corner: F64, right: F64, down: F64, white: float,
         return False  # partly out of the frame: no telling its corner is blank
     on = lows(frame, corner, right, down, *_RIM, reach=REACH) > RIM * white
     if felt is not None:
-        rim = corner + _RIM[0][:, None] * right + _RIM[1][:, None] * down
-        on |= ~felt.under(rim[:, 0], rim[:, 1], True)
+        on |= _off_felt(felt, corner, right, down, *_RIM)
     return float(np.mean(on)) >= 0.9
 
 
