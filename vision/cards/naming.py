@@ -17,6 +17,8 @@ under a rank too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``
 only read surely (``UNLIKE_FIT``), and is named only where that cut names the same rank and
 suit surely too (``verdict.confirmed``). A ten's "0" read surely with its suit, its hairline
 "1" lost from the ink, is named its ten weakly where that "1" shows beside it (``ten_one``).
+A part of a split mark read surely and fairly closely (``LATE_FIT``) is named weakly where
+that cut names its rank and suit as surely as it settles a close call (``FINE_ODDS``).
 A read sure but loose, which that cut does not withdraw either, and a close call that cut
 names fairly surely, are given their name as a guess: the reader names them only where the
 index lies as a spread lays it beside a card named plainly (``IN_STEP_FIT``,
@@ -64,19 +66,6 @@ PART = 0.6
 # top. Such reads are covered cards of the bold styles, mostly, and none was wrong even
 # well beyond IN_STEP_FIT (figures in ``docs/benchmarks.md``).
 IN_STEP_FIT = 1.0
-# A split mark's part read surely but loosely (``late``, below) that fits within LATE_FIT
-# is named, weakly, where the fine cut names its rank and suit as surely as it settles a
-# close call (``verdict.FINE_ODDS``) and finds its rank close (``FINE_RANK_FIT``): most are
-# covered courts whose rank ran into the edge of the card on top or the picture's frame
-# and was parted from it (tigullio's K, Q and J), and were dropped unnamed where no card
-# beside them was named plainly (``reads.in_step``). Logged over 200 real frames of each
-# hold-out deck (seed 2026, named up to a fit of 0.6 with the fine cut at ``SURE``), 1,024
-# such reads lived on to be reported right, 961 of them within 0.3, and 3 wrongly or
-# where no card lies (fits 0.19, 0.26, 0.35). With the fine cut at ``SURE`` one more card
-# a seed was named wrongly (aguilar: a 2h as 5h at fit 0.29, an 8c as 8s); at
-# ``FINE_ODDS`` none more at seed 2026 and the 8c at seed 11 (fit 0.17), for 147 and 187
-# more cards right (``docs/benchmarks.md``, stop 57).
-LATE_FIT = 0.3
 # Every read named is checked at the fine cut (``Naming.reads``, ``verdict.against``), not only
 # those short of sure and clean (``reads.SURE``, ``reads.CLEAN``): a read two cuts name
 # differently is unsure. In real light, 200 frames of each hold-out deck (seed 2026), the
@@ -99,6 +88,19 @@ LATE_FIT = 0.3
 # (``reads.in_step``). Unnamed, it is no card (``reader.CardReader.read``). Named weakly
 # where the fine cut merely named no other rank or suit, two such reads named a card
 # wrongly in the hold-out decks' frames (figures in ``docs/benchmarks.md``).
+# Such a part read surely but loosely that fits within LATE_FIT is named, weakly, too
+# (``late`` in ``Naming.reads``), where the fine cut names its rank and suit as surely as
+# it settles a close call (``verdict.FINE_ODDS``) and finds its rank close
+# (``FINE_RANK_FIT``): most are covered courts whose rank ran into the edge of the card on
+# top or the picture's frame and was parted from it (tigullio's K, Q and J), dropped
+# unnamed where no card beside them was named plainly (``reads.in_step``). Logged over 200
+# real frames of each hold-out deck (seed 2026, named up to a fit of 0.6 with the fine cut
+# at ``SURE``), 1,024 such reads lived on to be reported right, 961 of them within 0.3,
+# and 3 wrongly or where no card lies (fits 0.19, 0.26, 0.35). With the fine cut at
+# ``SURE`` one more card a seed was named wrongly (aguilar: a 2h as 5h at fit 0.29, an 8c
+# as 8s); at ``FINE_ODDS`` none more at seed 2026 and the 8c at seed 11 (fit 0.17), for
+# 147 and 187 more cards right (``docs/benchmarks.md``, stop 57).
+LATE_FIT = 0.3
 # An unsure read whose rank (or suit) is one of two, each PAIR_ODDS (a log-likelihood ratio)
 # more likely than any third, whose suit (or rank) is read surely (``Thresholds.odds``) and
 # which fits no looser than PAIR_FIT, is one of two cards: it is named the one not read
