@@ -89,7 +89,7 @@ IN_STEP_FIT = 1.0
 # where the fine cut merely named no other rank or suit, two such reads named a card
 # wrongly in the hold-out decks' frames (figures in ``docs/benchmarks.md``).
 # Such a part read surely but loosely that fits within LATE_FIT is named, weakly, too
-# (``late`` in ``Naming.reads``), where the fine cut names its rank and suit as surely as
+# (``loose_part`` in ``Naming.reads``), where the fine cut names its rank and suit as surely as
 # it settles a close call (``verdict.FINE_ODDS``) and finds its rank close
 # (``FINE_RANK_FIT``): most are covered courts whose rank ran into the edge of the card on
 # top or the picture's frame and was parted from it (tigullio's K, Q and J), dropped
@@ -283,9 +283,9 @@ class Naming:
             # A split mark's part read surely but loosely, up to LATE_FIT, is named weakly
             # where the fine cut names its rank and suit as surely as it settles a close
             # call (``FINE_ODDS``), its rank close (see the note above ``LATE_FIT``).
-            late = hopeful & loosely & (loose <= LATE_FIT) & ~vetoed
-            q = late[again]
-            rows = np.flatnonzero(late)
+            loose_part = hopeful & loosely & (loose <= LATE_FIT) & ~vetoed
+            q = loose_part[again]
+            rows = np.flatnonzero(loose_part)
             settled[rows[confirmed(fr_d[q], r_best[rows], FINE_ODDS)
                          & confirmed(fs_d[q], s_best[rows], FINE_ODDS)
                          & ~strays(fr_d[q], r_best[rows],
