@@ -12,7 +12,8 @@ where that cut names another rank or suit as surely as a read must be (``verdict
 the sure and clean ones too (``reads.SURE``, ``reads.CLEAN``), as a small suit blurred can
 pass for another at the coarse cut alone (the note after ``IN_STEP_FIT``); and where that
 cut finds its rank far from its class (``FINE_RANK_FIT``, or the deck's own limit where its
-tables read better so: ``Deck.fine_rank_fit``). A small suit
+tables read better so: ``Deck.fine_rank_fit``); a close call is settled only within that
+limit too (``held_close``). A small suit
 under a rank too tall for a group (``link.SIMILAR_LOOSE``, ``ink.Groups.unlike``) competes
 only read surely (``UNLIKE_FIT``), and is named only where that cut names the same rank and
 suit surely too (``verdict.confirmed``). A ten's "0" read surely with its suit, its hairline
@@ -130,6 +131,13 @@ UNLIKE_FIT = 0.25
 # A deck whose own tables read better with its ranks held closer holds them so
 # (``Deck.fine_rank_fit``, ``trial.in_light``): a limit that suits every deck is as loose as
 # the loosest deck's right reads allow.
+# A close call the fine cut settles (``verdict.settle``) is held to the same limit
+# (``held_close``), and one found further is not guessed either: with the deck's own limit
+# (Bellot's, Tigullio's ``trial.CLOSE_RANK_FIT``) settled reads were still bellot's most
+# common wrong ones (its 5s as 3s). Over 200 real frames held so, bellot read 7,270 -> 7,560
+# cards right and 15 -> 6 wrongly (seed 2026), 6,911 -> 7,280 and 15 -> 7 (seed 11), its
+# calibration now choosing sharpening too; tigullio 5 fewer right and one fewer wrong at each
+# seed; the decks held as any deck unchanged (``docs/benchmarks.md``, stop 58).
 FINE_RANK_FIT = 0.6
 UNSURE = "unsure"  # the note of a read seen that names no card and was not vetoed
 
@@ -261,8 +269,10 @@ class Naming:
                                            fr_d[c], fine_ranks.typical, t)
             s_new, s_win, s_near = settle(sd[close], s_best[close], s_odds[close] >= t.odds,
                                            fs_d[c], fine_suits.typical, t)
-            win = r_win & s_win
-            near = r_near & s_near & ~win
+            # A close call is settled only where the fine cut finds its rank as close as a
+            # read named plainly must be (``held_close``); else it is not guessed either.
+            win = r_win & s_win & held_close(fr_d[c], r_new, self.rank_fit * fine_ranks.typical)
+            near = r_near & s_near & ~(r_win & s_win)
             called, named = np.flatnonzero(close), win | near
             r_best[called[named]], s_best[called[named]] = r_new[named], s_new[named]
             settled[called[win]] = True
@@ -348,6 +358,15 @@ def rank_fit(deck: Deck) -> float:
     """How far the fine cut may find a plainly named read's rank from its class, in its
     ``typical`` units: the deck's own limit (``Deck.fine_rank_fit``), else FINE_RANK_FIT."""
     return FINE_RANK_FIT if deck.fine_rank_fit is None else deck.fine_rank_fit
+
+
+def held_close(fine: F64, ranks: NDArray[np.int64], limit: float) -> NDArray[np.bool_]:
+    """Which close calls the fine cut (rank distances ``fine``) may settle as ``ranks``
+    (``Naming.reads``): those it finds within ``limit`` of their class, as close as a read
+    named plainly must be (``verdict.strays``; the deck's own limit, ``rank_fit``). See the
+    note above ``FINE_RANK_FIT``."""
+    out: NDArray[np.bool_] = ~strays(fine, ranks, limit)
+    return out
 
 
 def holds_part(groups: Groups) -> NDArray[np.bool_]:

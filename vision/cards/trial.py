@@ -77,8 +77,9 @@ SHARPEN_CLEAR = 2 * SHARPEN_GAIN
 # one in 10,000 read wrongly, fifty to one. Thirty-two tables more keep a calibration near a
 # minute; 144 took Bellot's to 133 s. They cannot show every deck's choice: Bellot's first
 # 48 tables, its ranks held to CLOSE_RANK_FIT, read 1,681 -> 1,745 right sharpened and 4 ->
-# 6 wrong, so it is not sharpened, though 200 real frames read it so 3 % more right and with
-# fewer wrong reads (``docs/benchmarks.md``, stops 52 and 53).
+# 6 wrong, so it was not sharpened, though 200 real frames read it so 3 % more right and with
+# fewer wrong reads (``docs/benchmarks.md``, stops 52 and 53). Since its close calls are
+# held to that limit too (``naming.held_close``), its tables choose sharpening (stop 58).
 SHARPEN_MORE_FRAMES = 32
 WRONG_WORTH = 50
 # The closer limit tried on the fine cut's rank fit (``Deck.fine_rank_fit``), in place of
